@@ -87,7 +87,7 @@ def legal_moves(state: GameState) -> list[Move]:
     listed for "bring a piece out", though moving any base piece is accepted.
     """
     if state.phase == "move" or state.phase == "bonus":
-        return list(_current_moves(state))
+        return list(current_moves(state))
     return []
 
 
@@ -187,6 +187,11 @@ def move_in_place(s: GameState, piece: int, events: list[Event] | None) -> None:
         if m.forms is not None:
             events.append(Event("stack", name, piece, to=m.to, reason=m.forms))
     home = m.to == HOME
+    if home:
+        if events is not None:
+            events.append(Event("home", name, piece, to=HOME))
+        if _check_finish(s, c, events):
+            return
     if phase == "bonus":
         s.bonus = s.bonus[1:]
     elif s.die == 6 and o.six_extra_turn:
@@ -197,14 +202,10 @@ def move_in_place(s: GameState, piece: int, events: list[Event] | None) -> None:
         if o.capture_bonus:
             _bonus(s, o.capture_bonus, "capture", events)
     if home:
-        if events is not None:
-            events.append(Event("home", name, piece, to=HOME))
         if o.home_extra_turn:
             _extra(s, "home", events)
         if o.home_bonus:
             _bonus(s, o.home_bonus, "home", events)
-        if _check_finish(s, c, events):
-            return
     if m.enter and o.exit_follow_up and s.follow < 0:
         # tower rule 4: roll again at once, and that roll moves this piece
         s.follow = piece
@@ -325,7 +326,8 @@ def _place(s: GameState, c: int, i: int, to: int) -> None:
 # move generation
 
 
-def _current_moves(s: GameState) -> list[Move]:
+def current_moves(s: GameState) -> list[Move]:
+    """The legal moves of ``s`` (cached in it: do not change the list)."""
     if s._moves is None:
         steps = s.die if s.phase == "move" else s.bonus[0]
         s._moves = _generate(s, s.cur, steps, s.phase == "bonus")
@@ -498,7 +500,7 @@ def _is_block(here: Sequence[int], minus_mover: bool) -> bool:
 
 
 def _find_move(s: GameState, c: int, piece: int) -> Move:
-    moves = _current_moves(s)
+    moves = current_moves(s)
     for m in moves:
         if m.piece == piece:
             return m

@@ -1,0 +1,1 @@
+"""The bot: command line, game service, store and platform adapters."""

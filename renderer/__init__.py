@@ -1,0 +1,1 @@
+"""Board images (Pillow): a pure function from game state to PNG. Coming next."""

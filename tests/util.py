@@ -1,0 +1,61 @@
+"""Small helpers shared by the rule tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import engine
+from engine import Event, GameState
+
+
+def game(
+    rules: str,
+    position: dict[str, list[int]] | None = None,
+    *,
+    players: Sequence[str] | int | None = None,
+    turn: str | None = None,
+    **options: Any,
+) -> GameState:
+    """A game of ``rules`` at ``position`` (colours not named start in base).
+
+    ``players`` defaults to the colours named in ``position`` completed to a
+    legal seating (2: red+yellow, 3: +green, 4: all), or 4 players.
+    """
+    opts = engine.rules_for(rules, options)
+    if players is None:
+        named = set(position or {})
+        players = next(
+            (seats for seats in (("red", "yellow"), ("red", "green", "yellow"),
+                                 ("red", "green", "yellow", "blue"))
+             if named <= set(seats) and opts.min_players <= len(seats)),
+        )
+    state = engine.new_game(rules, players, options=options or None)
+    if position is not None:
+        full = {c: list(v) for c, v in state.pieces.items()}
+        for c, v in position.items():
+            full[c] = list(v)
+        state = engine.new_game(rules, players, options=options or None, position=full, turn=turn)
+    elif turn is not None:
+        state = engine.new_game(rules, players, options=options or None, turn=turn)
+    return state
+
+
+def run(state: GameState, *actions: str | int) -> tuple[GameState, list[Event]]:
+    """Apply actions written shortly: ``"r6"`` rolls a 6, ``"m2"`` moves piece 2."""
+    events: list[Event] = []
+    for a in actions:
+        text = str(a)
+        kind = {"r": "roll", "m": "move"}[text[0]]
+        state, ev = engine.apply(state, {kind: int(text[1:])})
+        events.extend(ev)
+    return state, events
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def targets(state: GameState) -> dict[int, int]:
+    """piece -> destination progress for the legal moves now."""
+    return {m.piece: m.to for m in engine.legal_moves(state)}
