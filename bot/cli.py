@@ -33,7 +33,7 @@ def _options(text: str | None) -> dict[str, Any] | None:
     except ValueError as e:
         raise SystemExit(f"ludo-bot: --options is not valid JSON: {e}") from None
     if not isinstance(value, dict):
-        raise SystemExit('ludo-bot: --options must be a JSON object, e.g. \'{"teams": true}\'')
+        raise SystemExit("ludo-bot: --options must be a JSON object, e.g. '{\"teams\": true}'")
     return value
 
 
@@ -60,7 +60,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         result = simulate(
-            args.rules, args.games, seed=args.seed, players=args.players, options=_options(args.options)
+            args.rules,
+            args.games,
+            seed=args.seed,
+            players=args.players,
+            options=_options(args.options),
         )
     except LudoError as e:
         print(f"ludo-bot: {e}", file=sys.stderr)
@@ -70,7 +74,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+def cmd_play(
+    args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None
+) -> int:
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     rng = random.Random(args.seed)
@@ -82,11 +88,16 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
     humans = set(args.human or [])
     for h in humans:
         if h not in state.players:
-            print(f"ludo-bot: {h} is not playing (colours: {', '.join(state.players)})", file=sys.stderr)
+            print(
+                f"ludo-bot: {h} is not playing (colours: {', '.join(state.players)})",
+                file=sys.stderr,
+            )
             return 2
-    if not humans and state.options.first_player == "random":
-        state = new_game(args.rules, args.players, options=_options(args.options),
-                         turn=rng.choice(state.players))
+    # the first player is drawn (classic 1, tower 1), or rolls highest (italian 1):
+    # with a fair die both come to a uniform draw
+    state = new_game(
+        args.rules, args.players, options=_options(args.options), turn=rng.choice(state.players)
+    )
     computer = RandomPlayer(rng)
     print(f"{state.rules} Ludo: {', '.join(state.players)}; {state.turn} starts.", file=out)
     while not state.is_over:
@@ -102,9 +113,9 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
             else:
                 piece = (moves[0] if len(moves) == 1 else computer.choose(state, moves)).piece
             state, events = apply(state, {"move": piece})
-        for e in events:
-            line = describe(e)
-            if line and e.kind != "turn":
+        for ev in events:
+            line = describe(ev)
+            if line and ev.kind != "turn":
                 print(line, file=out)
     print("Final ranking:", file=out)
     scores = state.scores
@@ -129,8 +140,11 @@ def _ask(state: Any, moves: list[Any], stdin: TextIO, out: TextIO) -> int | None
         text = line.strip()
         if text.isdigit():
             n = int(text)
-            if n in allowed or (base_ok and 1 <= n <= len(state.pieces[state.turn])
-                                and state.pieces[state.turn][n - 1] == 0):
+            if n in allowed or (
+                base_ok
+                and 1 <= n <= len(state.pieces[state.turn])
+                and state.pieces[state.turn][n - 1] == 0
+            ):
                 return n - 1
         print(f"choose one of {', '.join(map(str, sorted(allowed)))}", file=out)
 
@@ -153,10 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     def common(p: argparse.ArgumentParser, default_rules: str | None) -> None:
-        p.add_argument("--rules", choices=RULE_SETS, default=default_rules, required=default_rules is None)
+        p.add_argument(
+            "--rules", choices=RULE_SETS, default=default_rules, required=default_rules is None
+        )
         p.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
         p.add_argument("--seed", type=int, default=None, help="seed for the die and the choices")
-        p.add_argument("--options", help='rule options as JSON, e.g. \'{"teams": true}\'')
+        p.add_argument("--options", help="rule options as JSON, e.g. '{\"teams\": true}'")
 
     p = sub.add_parser("simulate", help="play many computer games and print figures as JSON")
     common(p, None)
@@ -165,8 +181,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal")
     common(p, "classic")
-    p.add_argument("--human", action="append", choices=COLOURS, metavar="COLOUR",
-                   help="a colour you play yourself (repeatable); the others are computer players")
+    p.add_argument(
+        "--human",
+        action="append",
+        choices=COLOURS,
+        metavar="COLOUR",
+        help="a colour you play yourself (repeatable); the others are computer players",
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("run", help="run the chat bot")

@@ -22,7 +22,7 @@ from .board import (
     square_key,
     start_colour,
 )
-from .errors import IllegalAction, RecordError, RulesError
+from .errors import IllegalAction, RecordError
 from .rules import Options, rules_for
 from .state import Event, GameState, Move, build_occupancy
 
@@ -64,7 +64,9 @@ def new_game(
         c = COLOUR_INDEX.get(turn) if isinstance(turn, str) else None
         if c is None or c not in seats:
             names = ", ".join(COLOURS[x] for x in seats)
-            raise RecordError(f"turn must be one of the colours in the game ({names}), not {turn!r}")
+            raise RecordError(
+                f"turn must be one of the colours in the game ({names}), not {turn!r}"
+            )
         if _all_home(s, c):
             raise RecordError(f"turn: {turn} has all pieces home and cannot play")
         s.cur = c
@@ -145,7 +147,9 @@ def roll_in_place(s: GameState, die: int, events: list[Event] | None) -> None:
                 if 1 <= p <= LAST_TRACK:
                     _place(s, c, s.last, 0)
                     if events is not None:
-                        events.append(Event("penalty", COLOURS[c], s.last, p, 0, reason="three_sixes"))
+                        events.append(
+                            Event("penalty", COLOURS[c], s.last, p, 0, reason="three_sixes")
+                        )
             if events is not None:
                 events.append(Event("pass", COLOURS[c], die=die, reason="three_sixes"))
             _next_turn(s, events)
@@ -182,8 +186,17 @@ def move_in_place(s: GameState, piece: int, events: list[Event] | None) -> None:
     s.last = piece
     s._moves = None
     if events is not None:
-        events.append(Event("move", name, piece, m.frm, m.to, m.steps,
-                            reason="bounce" if m.bounce else ("enter" if m.enter else None)))
+        events.append(
+            Event(
+                "move",
+                name,
+                piece,
+                m.frm,
+                m.to,
+                m.steps,
+                reason="bounce" if m.bounce else ("enter" if m.enter else None),
+            )
+        )
         if m.forms is not None:
             events.append(Event("stack", name, piece, to=m.to, reason=m.forms))
     home = m.to == HOME
@@ -481,7 +494,7 @@ def _try_step(s: GameState, c: int, i: int, p: int, d: int) -> Move | str:
             return Move(COLOURS[c], i, p, q, d)  # a shelter holds two colours
         sc = start_colour(key)
         if o.safe_starts and sc >= 0:
-            if sc == c or sc == oc:
+            if sc in (c, oc):
                 return Move(COLOURS[c], i, p, q, d)
             return "foreign_start"
     return Move(COLOURS[c], i, p, q, d, False, (COLOURS[oc], other & 7), None, bounce)
@@ -520,7 +533,8 @@ def _why_not(s: GameState, c: int, piece: int, moves: list[Move]) -> IllegalActi
     if isinstance(piece, bool) or not 0 <= piece < len(ps):
         return IllegalAction(
             f"piece {piece} does not exist: {COLOURS[c]} has pieces 0 to {len(ps) - 1}",
-            "no_such_piece", piece,
+            "no_such_piece",
+            piece,
         )
     p = ps[piece]
     o = s.options
@@ -600,7 +614,9 @@ def _seats(opts: Options, players: Any) -> tuple[int, ...]:
     n = len(players)
     if not opts.min_players <= n <= opts.max_players:
         if opts.min_players == opts.max_players:
-            raise RecordError(f"{opts.name} is played by exactly {opts.min_players} players, not {n}")
+            raise RecordError(
+                f"{opts.name} is played by exactly {opts.min_players} players, not {n}"
+            )
         raise RecordError(
             f"{opts.name} is played by {opts.min_players} to {opts.max_players} players, not {n}"
         )
@@ -628,7 +644,9 @@ def _check_position(
     names = {COLOURS[c] for c in seats}
     extra = set(position) - names
     if extra:
-        raise RecordError(f"position names colours not in the game: {', '.join(sorted(map(str, extra)))}")
+        raise RecordError(
+            f"position names colours not in the game: {', '.join(sorted(map(str, extra)))}"
+        )
     pos: list[list[int]] = [[] for _ in COLOURS]
     for c in seats:
         name = COLOURS[c]
@@ -662,12 +680,14 @@ def _check_capacity(opts: Options, pos: list[list[int]]) -> None:
             raise RecordError(f"position: {where} holds {len(here)} pieces; at most 2 fit")
         if len(here) == 2:
             if opts.stacking == "tower" and len(colours) == 2:
-                raise RecordError(f"position: {where} holds two colours; only towers share a square")
+                raise RecordError(
+                    f"position: {where} holds two colours; only towers share a square"
+                )
             if opts.stacking == "barrier":
                 sc = start_colour(key)
                 if len(colours) == 1 and sc >= 0:
-                    raise RecordError(f"position: a barrier cannot stand on a start square ({where})")
-                if len(colours) == 2:
-                    if not (is_star(key) or (sc >= 0 and sc in colours)):
-                        raise RecordError(f"position: {where} cannot hold two colours")
-
+                    raise RecordError(
+                        f"position: a barrier cannot stand on a start square ({where})"
+                    )
+                if len(colours) == 2 and not (is_star(key) or (sc >= 0 and sc in colours)):
+                    raise RecordError(f"position: {where} cannot hold two colours")

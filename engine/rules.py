@@ -166,9 +166,7 @@ def rules_for(name: str, options: Mapping[str, Any] | None = None, **overrides: 
     bad value.
     """
     if not isinstance(name, str) or name not in PRESETS:
-        raise RulesError(
-            f"unknown rule set {name!r}: choose one of {', '.join(RULE_SETS)}"
-        )
+        raise RulesError(f"unknown rule set {name!r}: choose one of {', '.join(RULE_SETS)}")
     merged: dict[str, Any] = {}
     if options is not None:
         if not isinstance(options, Mapping):
@@ -196,7 +194,9 @@ def _check_value(key: str, value: Any) -> Any:
 
     def need_int(lo: int, hi: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise RulesError(f"option {key!r} must be a whole number from {lo} to {hi}, not {value!r}")
+            raise RulesError(
+                f"option {key!r} must be a whole number from {lo} to {hi}, not {value!r}"
+            )
         return value
 
     def need_choice(choices: tuple[str, ...]) -> str:
@@ -218,7 +218,9 @@ def _check_value(key: str, value: Any) -> Any:
             or not value
             or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in value)
         ):
-            raise RulesError(f"option 'exit_rolls' must be a list of die values 1..6, not {value!r}")
+            raise RulesError(
+                f"option 'exit_rolls' must be a list of die values 1..6, not {value!r}"
+            )
         return tuple(sorted(set(value)))
     if key in ("capture_bonus", "home_bonus"):
         return need_int(0, 6)

@@ -62,8 +62,11 @@ class Event(NamedTuple):
     reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._asdict().items()
-                if v is not None}
+        return {
+            k: (list(v) if isinstance(v, tuple) else v)
+            for k, v in self._asdict().items()
+            if v is not None
+        }
 
 
 class GameState:
@@ -276,7 +279,7 @@ class GameState:
                 f"state has schema version {version!r}; this engine reads version {SCHEMA_VERSION}"
             )
         try:
-            options = rules_for(data.get("rules"), data.get("options") or {})
+            options = rules_for(str(data.get("rules")), data.get("options") or {})
         except RulesError as e:
             raise RecordError(f"state: {e}") from None
         seats = _seats(options, data.get("players"))

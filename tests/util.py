@@ -26,9 +26,15 @@ def game(
     if players is None:
         named = set(position or {})
         players = next(
-            (seats for seats in (("red", "yellow"), ("red", "green", "yellow"),
-                                 ("red", "green", "yellow", "blue"))
-             if named <= set(seats) and opts.min_players <= len(seats)),
+            (
+                seats
+                for seats in (
+                    ("red", "yellow"),
+                    ("red", "green", "yellow"),
+                    ("red", "green", "yellow", "blue"),
+                )
+                if named <= set(seats) and opts.min_players <= len(seats)
+            ),
         )
     state = engine.new_game(rules, players, options=options or None)
     if position is not None:

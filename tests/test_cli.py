@@ -1,0 +1,143 @@
+"""The ludo-bot command line: replay, simulate, play."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import build_parser, cmd_play, main
+
+RECORD = {
+    "rules": "classic",
+    "players": ["red", "yellow"],
+    "turn": "red",
+    "actions": [{"roll": 6}, {"move": 0}, {"roll": 3}, {"move": 0}],
+}
+
+
+def ludo_bot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-m", "bot.cli"]
+    return subprocess.run([*cmd, *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_replay_a_file_prints_the_final_state(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(RECORD))
+    done = ludo_bot("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["pieces"] == {"red": [4, 0, 0, 0], "yellow": [0, 0, 0, 0]}
+    assert out["turn"] == "yellow" and out["phase"] == "roll"
+    assert out["winner"] is None and out["ranking"] is None
+    assert out["scores"] == {"red": 4, "yellow": 0}
+
+
+def test_replay_reads_standard_input() -> None:
+    done = ludo_bot("replay", "-", stdin=json.dumps(RECORD))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["pieces"]["red"] == [4, 0, 0, 0]
+
+
+def test_replay_illegal_action_exits_1_naming_the_action() -> None:
+    bad = dict(RECORD, actions=[{"roll": 6}, {"move": 0}, {"roll": 3}, {"move": 1}])
+    done = ludo_bot("replay", "-", stdin=json.dumps(bad))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.strip() == "action 3: piece 1 is in the base: it needs a 6 to come out"
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"rules": "nope", "players": ["red", "yellow"]}'])
+def test_replay_bad_record_is_one_clear_line(text: str) -> None:
+    done = ludo_bot("replay", "-", stdin=text)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("record: ")
+
+
+def test_replay_missing_file(tmp_path: Path) -> None:
+    done = ludo_bot("replay", str(tmp_path / "missing.json"))
+    assert done.returncode == 2
+    assert "cannot read" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_simulate_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["simulate", "--rules", "tower", "--games", "20", "--seed", "5", "--players", "3"])
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 20
+    assert out["rolls"] >= out["moves"] > 0
+    assert sum(out["wins"].values()) == 20
+    assert set(out["wins"]) <= {"red", "green", "yellow"}
+    assert out["seconds"] > 0
+    assert out["mean_game_length"]["moves"] == round(out["moves"] / 20, 1)
+
+
+def test_simulate_is_repeatable_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    runs = []
+    for _ in range(2):
+        main(["simulate", "--rules", "super", "--games", "5", "--seed", "11"])
+        out = json.loads(capsys.readouterr().out)
+        runs.append((out["rolls"], out["moves"], out["wins"]))
+    assert runs[0] == runs[1]
+
+
+def test_simulate_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            [
+                "simulate",
+                "--rules",
+                "italian",
+                "--games",
+                "10",
+                "--seed",
+                "1",
+                "--options",
+                '{"teams": true}',
+            ]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["wins"]) <= {"red + yellow", "green + blue"}
+    assert main(["simulate", "--rules", "italian", "--options", '{"teams": 1}']) == 2
+    assert "must be true or false" in capsys.readouterr().err
+
+
+def test_play_runs_unattended_to_a_ranking() -> None:
+    args = build_parser().parse_args(
+        ["play", "--rules", "classic", "--seed", "4", "--players", "3"]
+    )
+    out = io.StringIO()
+    assert cmd_play(args, io.StringIO(), out) == 0
+    text = out.getvalue()
+    assert "rolls" in text and "Final ranking:" in text
+    assert "1000 points" in text  # the classic winner always has 1000
+
+
+def test_play_with_a_human_asks_for_pieces() -> None:
+    args = build_parser().parse_args(
+        ["play", "--rules", "italian", "--seed", "2", "--players", "2", "--human", "red"]
+    )
+    out = io.StringIO()
+    # a person who answers nonsense is asked again; the end of input ends the game politely
+    answers = io.StringIO("x\n9\n" + "1\n2\n3\n4\n" * 400)
+    assert cmd_play(args, answers, out) == 0
+    text = out.getvalue()
+    assert "piece number?" in text
+    assert "choose one of" in text
+
+
+def test_play_refuses_a_colour_not_in_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "2", "--human", "green"]) == 2
+    assert "green is not playing" in capsys.readouterr().err
