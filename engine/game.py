@@ -300,7 +300,8 @@ def _check_finish(s: GameState, c: int, events: list[Event] | None) -> bool:
     if s.options.teams:
         partner = (c + 2) % 4
         if not _finished(s, partner):
-            if events is not None:
+            # said once, when the last needed piece arrives
+            if events is not None and s.pos[c].count(HOME) == s.options.needed_home(COLOURS[c]):
                 events.append(Event("finish", COLOURS[c]))
             return False
         s.won = (min(c, partner), max(c, partner))

@@ -210,6 +210,27 @@ class GameState:
             others.sort(key=self.distance)
         return winners + others
 
+    @property
+    def places(self) -> dict[str, int] | None:
+        """Each colour's place once the game is over (1 = best); equal results share one."""
+        ranking = self.ranking
+        if ranking is None:
+            return None
+        scores = self.scores
+        winners = set(self.winner or ())
+
+        def result(colour: str) -> tuple[int, int]:
+            if colour in winners:
+                return (0, 0)
+            return (1, -scores[colour] if scores is not None else self.distance(colour))
+
+        out: dict[str, int] = {}
+        for k, colour in enumerate(ranking):
+            prev = ranking[k - 1] if k else None
+            same = prev is not None and result(prev) == result(colour)
+            out[colour] = out[prev] if same and prev is not None else k + 1
+        return out
+
     def summary(self) -> dict[str, Any]:
         """The replay output of RULES.md section 7."""
         return {
@@ -223,6 +244,7 @@ class GameState:
             "winner": self.winner,
             "ranking": self.ranking,
             "scores": self.scores,
+            "places": self.places,
         }
 
     # -- serialisation ------------------------------------------------------

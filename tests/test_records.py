@@ -214,3 +214,19 @@ def test_state_json_round_trip_and_schema_version() -> None:
 def test_corrupt_states_raise_record_error(corrupt: str) -> None:
     with pytest.raises(RecordError):
         GameState.from_json(corrupt)
+
+
+def test_equal_results_share_a_place() -> None:
+    # classic 13: equal scores share a rank; RULES.md 7: the ranking list
+    # keeps seating order from red for them
+    state = engine.new_game(
+        "classic",
+        4,
+        position={"red": [57, 57, 57, 56], "green": [10, 0, 0, 0], "yellow": [10, 0, 0, 0],
+                  "blue": [2, 3, 0, 0]},
+    )
+    state, _ = engine.apply(state, {"roll": 1})
+    state, _ = engine.apply(state, {"move": 3})
+    assert state.ranking == ["red", "green", "yellow", "blue"]
+    assert state.places == {"red": 1, "green": 2, "yellow": 2, "blue": 4}
+    assert state.summary()["places"] == state.places
