@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bot.simulate import simulate  # noqa: E402
-from engine import RULE_SETS  # noqa: E402
+from bot.simulate import simulate
+from engine import RULE_SETS
 
 
 def main() -> None:
@@ -31,8 +27,14 @@ def main() -> None:
         simulate(rules, 20, seed=args.seed)  # warm up
         r = simulate(rules, args.games, seed=args.seed)
         if args.json:
-            print(json.dumps({k: r[k] for k in ("rules", "games", "moves", "rolls", "seconds",
-                                                "moves_per_second")}))
+            print(
+                json.dumps(
+                    {
+                        k: r[k]
+                        for k in ("rules", "games", "moves", "rolls", "seconds", "moves_per_second")
+                    }
+                )
+            )
         else:
             print(
                 f"{rules:8} {r['games']:>6} {r['moves']:>9} {r['rolls']:>9} "

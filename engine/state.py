@@ -331,6 +331,9 @@ class GameState:
             s.won = tuple(_colour_in(w, seats, "winner") for w in winner)
         except KeyError as e:
             raise RecordError(f"state: missing field {e.args[0]!r}") from None
+        n = len(pos[s.cur])
+        if s.last >= n or s.follow >= n:
+            raise RecordError(f"state: {COLOURS[s.cur]} has no piece {max(s.last, s.follow)}")
         if (s.phase == "move" and s.die == 0) or (s.phase == "bonus" and not s.bonus):
             raise RecordError(f"state: phase {s.phase!r} without a die or bonus to move with")
         if (s.phase == "over") != bool(s.won):

@@ -230,3 +230,13 @@ def test_equal_results_share_a_place() -> None:
     assert state.ranking == ["red", "green", "yellow", "blue"]
     assert state.places == {"red": 1, "green": 2, "yellow": 2, "blue": 4}
     assert state.summary()["places"] == state.places
+
+
+def test_a_saved_state_naming_a_missing_piece_is_refused() -> None:
+    # super 6 sends "the piece moved last" back: a saved state must not name
+    # a piece the player does not have
+    state = engine.new_game("super", 4)
+    data = state.to_dict()
+    data.update(sixes=2, last=5)
+    with pytest.raises(RecordError, match="has no piece 5"):
+        GameState.from_dict(data)
