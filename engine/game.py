@@ -621,6 +621,8 @@ def _seats(opts: Options, players: Any) -> tuple[int, ...]:
         raise RecordError(
             f"{opts.name} is played by {opts.min_players} to {opts.max_players} players, not {n}"
         )
+    if opts.teams and n != 4:
+        raise RecordError(f"teams play 2 against 2: they need 4 players, not {n}")
     expected = DEFAULT_SEATS[n]
     if set(players) != set(expected):
         raise RecordError(

@@ -209,7 +209,8 @@ def _check_value(key: str, value: Any) -> Any:
     if key == "pieces":
         return _check_pieces(value)
     if key == "pieces_to_win":
-        return None if value is None else need_int(1, 6)
+        # italian 6: "2 or 3" pieces home win; None means all of them
+        return None if value is None else need_int(2, 3)
     if key == "exit_rolls":
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
@@ -241,8 +242,9 @@ def _check_value(key: str, value: Any) -> Any:
 
 def _check_pieces(value: Any) -> PieceCount:
     def one(v: Any) -> int:
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
-            raise RulesError(f"option 'pieces' takes 1 to 6 pieces per player, not {v!r}")
+        # italian 6: 4, 5 or 6 pieces per player
+        if isinstance(v, bool) or not isinstance(v, int) or not 4 <= v <= 6:
+            raise RulesError(f"option 'pieces' takes 4, 5 or 6 pieces per player, not {v!r}")
         return v
 
     if isinstance(value, Mapping):

@@ -9,6 +9,8 @@ absolute track square ``square``.  Safe squares: starts 0, 13, 26, 39; stars
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import engine
@@ -27,8 +29,9 @@ def on(colour: str, square: int) -> int:
     return p
 
 
-def reasons(events: list[engine.Event], kind: str) -> list[str | None]:
-    return [e.reason for e in events if e.kind == kind]
+def reasons(events: list[engine.Event], kind: str) -> list[str]:
+    """The ``reason`` of each event of ``kind`` ("six", "capture", "no_move"...)."""
+    return [e.reason or "" for e in events if e.kind == kind]
 
 
 def test_on_helper_matches_rules_md_coordinates() -> None:
@@ -257,13 +260,19 @@ def test_classic_4_third_six_ends_turn() -> None:
 def test_classic_4_third_six_loses_pending_extra_turns() -> None:
     # Classic 4: 6 + capture owes two extra rolls (classic 10); the second 6
     # adds one more, so one is still pending when the third 6 comes: it is lost.
-    state = game("classic", {"red": [10, 0, 0, 0], "yellow": [on("yellow", 15), 0, 0, 0]})
+    state = game("classic", {"red": [10, 0, 0, 0], "yellow": [on("yellow", 15), 5, 0, 0]})
     state, events = run(state, "r6", "m0")
     assert sorted(reasons(events, "extra_turn")) == ["capture", "six"]
     state, _ = run(state, "r6", "m0")
     assert state.turn == "red"
     state, events = run(state, "r6")
     assert reasons(events, "pass") == ["three_sixes"]
+    assert state.turn == "yellow"
+    # the lost turn is played by nobody: yellow's plain move passes to red,
+    # red's plain move passes back to yellow
+    state, _ = run(state, "r1", "m1")
+    assert state.turn == "red"
+    state, _ = run(state, "r1", "m0")
     assert state.turn == "yellow"
 
 
@@ -647,11 +656,18 @@ def test_classic_11_pass_loses_pending_extra_turns() -> None:
     # Classic 11: a 6 that reaches home owes two extra rolls.  The first is a
     # 3, which the last piece (p = 55) cannot use: red passes and the second
     # pending extra turn is lost.
-    state = game("classic", {"red": [51, 55, 57, 57]})
+    state = game("classic", {"red": [51, 55, 57, 57], "yellow": [10, 0, 0, 0]})
     state, events = run(state, "r6", "m0")
     assert sorted(reasons(events, "extra_turn")) == ["home", "six"]
     state, events = run(state, "r3")
     assert reasons(events, "pass") == ["no_move"]
+    assert state.turn == "yellow"
+    # the lost turn is played by nobody: yellow's plain move passes to red,
+    # red's plain move passes back to yellow
+    state, _ = run(state, "r1", "m0")
+    assert state.turn == "red"
+    state, _ = run(state, "r1", "m1")
+    assert state.pieces["red"] == (57, 56, 57, 57)
     assert state.turn == "yellow"
 
 
@@ -771,6 +787,24 @@ def test_classic_13_ties_keep_seating_order_from_red() -> None:
     assert state.ranking == ["green", "blue", "red", "yellow"]
 
 
+def test_classic_13_equal_scores_share_a_rank() -> None:
+    # Classic 13: equal scores share a rank: green wins (1st), blue 40 (2nd),
+    # red and yellow tied on 30 share 3rd place.
+    state = game(
+        "classic",
+        {
+            "red": [30, 0, 0, 0],
+            "green": [57, 57, 57, 54],
+            "yellow": [10, 20, 0, 0],
+            "blue": [40, 0, 0, 0],
+        },
+        turn="green",
+    )
+    assert state.places is None
+    state, _ = run(state, "r3", "m3")
+    assert state.places == {"green": 1, "blue": 2, "red": 3, "yellow": 3}
+
+
 def test_classic_13_all_tied_losers_in_seating_order_from_red() -> None:
     # RULES.md 7: blue wins, red/green/yellow all score 0: red, green, yellow.
     state = game("classic", {"blue": [57, 57, 57, 54]}, players=4, turn="blue")
@@ -782,7 +816,7 @@ def test_classic_13_all_tied_losers_in_seating_order_from_red() -> None:
 # RULES.md section 7: the game record
 
 
-def _seed_002_record() -> dict[str, object]:
+def _seed_002_record() -> dict[str, Any]:
     return {
         "rules": "classic",
         "options": {},
@@ -795,8 +829,18 @@ def _seed_002_record() -> dict[str, object]:
         },
         "turn": "red",
         "actions": [
-            {"roll": 6}, {"move": 0}, {"roll": 6}, {"move": 0}, {"roll": 3}, {"move": 0},
-            {"roll": 6}, {"move": 1}, {"roll": 2}, {"move": 0}, {"roll": 4}, {"move": 0},
+            {"roll": 6},
+            {"move": 0},
+            {"roll": 6},
+            {"move": 0},
+            {"roll": 3},
+            {"move": 0},
+            {"roll": 6},
+            {"move": 1},
+            {"roll": 2},
+            {"move": 0},
+            {"roll": 4},
+            {"move": 0},
         ],
     }
 
@@ -814,9 +858,12 @@ def test_record_7_replay_equals_step_by_step_play() -> None:
     # RULES.md 7: a record replays the same game: same final state as apply().
     record = _seed_002_record()
     state = engine.new_game(
-        "classic", record["players"], position=record["position"], turn="red"  # type: ignore[arg-type]
+        "classic",
+        record["players"],
+        position=record["position"],
+        turn="red",
     )
-    for action in record["actions"]:  # type: ignore[attr-defined]
+    for action in record["actions"]:
         state, _ = engine.apply(state, action)
     assert engine.replay(record) == state
 

@@ -59,6 +59,17 @@ def test_tower_1_drawn_first_player_and_order_kept_all_game() -> None:
     assert seen == ["yellow", "blue", "red", "green"] * 2 + ["yellow"]
 
 
+def test_tower_1_three_players_pass_clockwise_over_the_empty_seat() -> None:
+    # Rule 1 + section 1: with 3 players (red, green, yellow) play passes
+    # clockwise to the next colour in the game: yellow is followed by red.
+    state = game("tower", players=3, turn="green")
+    seen = [state.turn]
+    for _ in range(4):
+        state, _ = run(state, "r2")
+        seen.append(state.turn)
+    assert seen == ["green", "yellow", "red", "green", "yellow"]
+
+
 # --------------------------------------------------------------------------
 # rule 2: no safe squares, no extra turns, no three-sixes penalty
 
@@ -554,22 +565,23 @@ def test_tower_8_first_player_with_all_pieces_home_wins() -> None:
 
 
 def test_tower_8_others_ranked_by_remaining_distance() -> None:
-    # Rule 8: the others are ranked by the sum of 57 - p, smallest first.
-    # green: 57*3 + 7 = 178; yellow: 0 + 0 + 57 + 57 = 114; blue: 57*4 = 228.
+    # Rule 8: the others are ranked by the sum of 57 - p, smallest first:
+    # yellow 7 + 7 + 6 + 8 = 28, green 0 + 57*3 = 171, blue 57*4 = 228.  (A
+    # piece home counts 0, not a classic score: by classic points green's 250
+    # would beat yellow's 200.)
     state = game(
         "tower",
         {
             "red": [HOME, HOME, HOME, 55],
-            "green": [50, 0, 0, 0],
-            "yellow": [HOME, HOME, 0, 0],
+            "green": [HOME, 0, 0, 0],
+            "yellow": [50, 50, 51, 49],
             "blue": [0, 0, 0, 0],
         },
     )
     state, _ = run(state, "r2", "m3")
     assert state.ranking == ["red", "yellow", "green", "blue"]
-    assert state.distance("yellow") == 114
-    assert state.distance("green") == 178
-    assert state.distance("blue") == 228
+    assert [state.distance(c) for c in ("yellow", "green", "blue")] == [28, 171, 228]
+    assert state.scores is None  # no classic scores in tower
 
 
 def test_tower_8_ranking_ties_keep_seating_order() -> None:
