@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 
-from bot.simulate import simulate
-from engine import RULE_SETS
+# this file is named like the engine package: keep its folder off the path
+_here = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _here]
+
+from bot.simulate import simulate  # noqa: E402
+from engine import RULE_SETS  # noqa: E402
 
 
 def main() -> None:
