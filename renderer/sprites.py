@@ -1,0 +1,89 @@
+"""Small pictures drawn once and pasted many times: tokens, rings, dice."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from .text import font
+from .theme import RGB, theme_for
+
+#: sprites are drawn this many times larger, then shrunk: smooth edges
+SUPER = 4
+
+
+def _shrink(img: Image.Image, size: int) -> Image.Image:
+    return img.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=512)
+def token(colour: int, number: int | None, diameter: int, theme: str) -> Image.Image:
+    """A piece: a disc in its colour with its number (from 1) on it."""
+    pal = theme_for(theme).colours[colour]
+    big = diameter * SUPER
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    edge = max(SUPER, round(big * 0.07))
+    d.ellipse((0, 0, big - 1, big - 1), fill=(*pal.dark, 255))
+    d.ellipse((edge, edge, big - 1 - edge, big - 1 - edge), fill=(*pal.main, 255))
+    if number is not None:
+        f = font(round(big * 0.62))
+        d.text(
+            (big / 2, big / 2 + big * 0.02), str(number), font=f, fill=(*pal.ink, 255), anchor="mm"
+        )
+    return _shrink(img, diameter)
+
+
+@lru_cache(maxsize=64)
+def ring(diameter: int, colour: RGB, width: int) -> Image.Image:
+    """A circle outline, to mark a piece (movable, captured)."""
+    big = diameter * SUPER
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse(
+        (0, 0, big - 1, big - 1), outline=(*colour, 255), width=width * SUPER
+    )
+    return _shrink(img, diameter)
+
+
+@lru_cache(maxsize=64)
+def cross(size: int, colour: RGB) -> Image.Image:
+    """An X, to mark a piece that was just captured."""
+    big = size * SUPER
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    w = max(SUPER, big // 7)
+    d.line((w, w, big - w, big - w), fill=(*colour, 255), width=w)
+    d.line((w, big - w, big - w, w), fill=(*colour, 255), width=w)
+    return _shrink(img, size)
+
+
+_PIPS = {
+    1: [(0.5, 0.5)],
+    2: [(0.25, 0.25), (0.75, 0.75)],
+    3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+    4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
+    5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+    6: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)],
+}
+
+
+@lru_cache(maxsize=64)
+def die(value: int, size: int, theme: str) -> Image.Image:
+    """A die face showing ``value`` (1..6)."""
+    t = theme_for(theme)
+    big = size * SUPER
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle(
+        (0, 0, big - 1, big - 1),
+        radius=big // 6,
+        fill=(*t.die, 255),
+        outline=(*t.pip, 255),
+        width=max(SUPER, big // 22),
+    )
+    r = big * 0.09
+    for px, py in _PIPS[value]:
+        cx, cy = px * big, py * big
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*t.pip, 255))
+    return _shrink(img, size)
