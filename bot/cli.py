@@ -7,19 +7,28 @@ import json
 import os
 import random
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from engine import (
     COLOURS,
     RULE_SETS,
+    GameState,
     IllegalAction,
     LudoError,
+    Move,
     apply,
     legal_moves,
+    load_record,
     new_game,
     replay,
 )
+from engine.record import start_of
+from renderer import render_board, render_standings
+from renderer.board import DEFAULT_SIZE
+from renderer.theme import THEMES
 
 from .narrate import describe, describe_move, where
 from .players import RandomPlayer
@@ -99,21 +108,38 @@ def cmd_play(
     state = new_game(
         args.rules, args.players, options=_options(args.options), turn=rng.choice(state.players)
     )
+    images = None if args.no_images else Path(args.images or tempfile.mkdtemp(prefix="ludo-"))
+    if images is not None:
+        images.mkdir(parents=True, exist_ok=True)
     computer = RandomPlayer(rng)
     print(f"{state.rules} Ludo: {', '.join(state.players)}; {state.turn} starts.", file=out)
+    if images is not None:
+        print(f"board images: {images}/ (one per move)", file=out)
+    shots = 0
     while not state.is_over:
+        last = None
         if state.phase == "roll":
             state, events = apply(state, {"roll": rng.randint(1, 6)})
         else:
             moves = legal_moves(state)
             if state.turn in humans and len(moves) > 1:
+                if images is not None:
+                    (images / "now.png").write_bytes(render_board(state, size=args.size))
                 piece = _ask(state, moves, stdin, out)
                 if piece is None:
                     print("bye", file=out)
                     return 0
             else:
                 piece = (moves[0] if len(moves) == 1 else computer.choose(state, moves)).piece
+            last = next((m for m in moves if m.piece == piece), None)
+            if last is None:  # another piece from the base: the same move
+                last = next(m for m in moves if m.enter)._replace(piece=piece)
+            rolled = (state.turn, state.die) if state.phase == "move" else None
             state, events = apply(state, {"move": piece})
+            if images is not None:
+                shots += 1
+                png = render_board(state, last_move=last, rolled=rolled, size=args.size)
+                (images / f"{shots:04d}.png").write_bytes(png)
         for ev in events:
             line = describe(ev)
             if line and ev.kind != "turn":
@@ -123,7 +149,82 @@ def cmd_play(
     for k, colour in enumerate(state.ranking or [], 1):
         extra = f" ({scores[colour]} points)" if scores else ""
         print(f"  {k}. {colour}{extra}", file=out)
+    if images is not None:
+        (images / "standings.png").write_bytes(render_standings(state, size=args.size))
+        print(f"{shots} board images and standings.png in {images}/", file=out)
     return 0
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"ludo-bot: cannot read {args.record}: {e}", file=sys.stderr)
+        return 2
+    names: dict[str, str] = {}
+    for item in args.name or []:
+        colour, sep, name = item.partition("=")
+        if not sep or colour not in COLOURS:
+            print(f"ludo-bot: --name takes COLOUR=NAME, not {item!r}", file=sys.stderr)
+            return 2
+        names[colour] = name
+    try:
+        state, last, rolled = replay_to_end(text)
+        png = render_board(
+            state,
+            names=names,
+            last_move=last,
+            rolled=rolled,
+            size=args.size,
+            theme=args.theme,
+        )
+    except LudoError as e:
+        print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:  # a bad size or theme
+        print(f"ludo-bot: {e}", file=sys.stderr)
+        return 2
+    try:
+        _write(args.output, png)
+        if args.standings:
+            _write(
+                args.standings,
+                render_standings(state, names=names, size=args.size, theme=args.theme),
+            )
+    except OSError as e:
+        print(f"ludo-bot: cannot write: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _write(path: str, data: bytes) -> None:
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        Path(path).write_bytes(data)
+
+
+def replay_to_end(text: str) -> tuple[GameState, Move | None, tuple[str, int] | None]:
+    """Replay a record; also return the last move made and the last roll (colour, die)."""
+    record = load_record(text)
+    state = start_of(record)
+    last: Move | None = None
+    rolled: tuple[str, int] | None = None
+    for k, action in enumerate(record.get("actions", [])):
+        try:
+            if isinstance(action, dict) and "move" in action and len(action) == 1:
+                moves = legal_moves(state)
+                last = next((m for m in moves if m.piece == action["move"]), None)
+                if last is None and any(m.enter for m in moves):
+                    last = next(m for m in moves if m.enter)._replace(piece=action["move"])
+            turn = state.turn
+            state, _ = apply(state, action)
+            if "roll" in action:
+                rolled = (turn, action["roll"])
+        except IllegalAction as e:
+            raise IllegalAction(f"action {k}: {e}", e.reason, e.piece) from None
+    return state, last, rolled
 
 
 def _ask(state: Any, moves: list[Any], stdin: TextIO, out: TextIO) -> int | None:
@@ -189,7 +290,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="COLOUR",
         help="a colour you play yourself (repeatable); the others are computer players",
     )
+    p.add_argument(
+        "--images",
+        metavar="DIR",
+        help="folder for the board images (default: a new temporary folder)",
+    )
+    p.add_argument("--no-images", action="store_true", help="do not draw board images")
+    p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("render", help="draw the final board of a game record as a PNG image")
+    p.add_argument("record", help="the record (JSON), or - for standard input")
+    p.add_argument("-o", "--output", default="board.png", help="the PNG to write (- for stdout)")
+    p.add_argument("--standings", metavar="FILE", help="also write the standings image here")
+    p.add_argument("--name", action="append", metavar="COLOUR=NAME", help="a player's name")
+    p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
+    p.add_argument("--theme", choices=sorted(THEMES), default="classic")
+    p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("run", help="run the chat bot")
     p.set_defaults(func=cmd_run)

@@ -147,7 +147,7 @@ def render_board(
     names: Names | None = None,
     last_move: Move | None = None,
     highlight: Iterable[tuple[str, int]] = (),
-    die_value: int | None = None,
+    rolled: tuple[str, int] | None = None,
     size: int = DEFAULT_SIZE,
     theme: str = "classic",
 ) -> bytes:
@@ -158,14 +158,15 @@ def render_board(
     was applied) is marked where it came from and went, with a captured piece
     crossed out.  When the player on turn must choose, the pieces that can
     move are ringed; ``highlight`` rings more pieces, as (colour, piece).
-    ``die_value`` is the die to show (default: the state's own roll).
+    ``rolled`` is the die to show, as (colour, value), framed in that colour
+    (default: the roll the player on turn must now move with, if any).
     """
     img = board_image(
         state,
         names=names,
         last_move=last_move,
         highlight=highlight,
-        die_value=die_value,
+        rolled=rolled,
         size=size,
         theme=theme,
     )
@@ -180,7 +181,7 @@ def board_image(
     names: Names | None = None,
     last_move: Move | None = None,
     highlight: Iterable[tuple[str, int]] = (),
-    die_value: int | None = None,
+    rolled: tuple[str, int] | None = None,
     size: int = DEFAULT_SIZE,
     theme: str = "classic",
 ) -> Image.Image:
@@ -223,7 +224,7 @@ def board_image(
             y, x = geo.base_slot(vc, vi, len(state.pos[vc]))
             s = round(lay.cell * 0.7)
             _paste(img, cross(s, t.captured), lay.point(y, x))
-    _draw_status(img, d, lay, state, names, die_value, t)
+    _draw_status(img, d, lay, state, names, rolled, t)
     return img
 
 
@@ -404,7 +405,7 @@ def _draw_status(
     lay: geo.Layout,
     state: GameState,
     names: Names,
-    die_value: int | None,
+    rolled: tuple[str, int] | None,
     t: Theme,
 ) -> None:
     top = lay.board
@@ -429,10 +430,14 @@ def _draw_status(
     _paste(img, token(c, None, dot, t.name), (x, mid))
     f = font(round(h * 0.42))
     die_size = round(h * 0.72)
-    value = die_value if die_value is not None else (state.die or None)
-    room = lay.size - (x + dot) - (die_size + 16 if value else 8)
+    if rolled is None and state.phase == "move" and state.die:
+        rolled = (state.turn, state.die)
+    show = rolled is not None and rolled[0] in COLOURS and rolled[1] in range(1, 7)
+    room = lay.size - (x + dot) - (die_size + 16 if show else 8)
     suffix = f": {text}" if state.phase != "over" else f" {text}"
     name = fit(label, f, max(10.0, room - f.getlength(suffix)))
     d.text((x + dot // 2 + 10, mid), name + suffix, font=f, fill=t.text, anchor="lm")
-    if value is not None and 1 <= value <= 6:
-        _paste(img, die(value, die_size, t.name), (lay.size - lay.margin - die_size // 2 - 4, mid))
+    if rolled is not None and show:
+        frame = t.colours[COLOURS.index(rolled[0])].main
+        sprite = die(rolled[1], die_size, t.name, frame)
+        _paste(img, sprite, (lay.size - lay.margin - die_size // 2 - 4, mid))

@@ -69,8 +69,8 @@ _PIPS = {
 
 
 @lru_cache(maxsize=64)
-def die(value: int, size: int, theme: str) -> Image.Image:
-    """A die face showing ``value`` (1..6)."""
+def die(value: int, size: int, theme: str, frame: RGB | None = None) -> Image.Image:
+    """A die face showing ``value`` (1..6), framed in the roller's colour."""
     t = theme_for(theme)
     big = size * SUPER
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
@@ -79,8 +79,8 @@ def die(value: int, size: int, theme: str) -> Image.Image:
         (0, 0, big - 1, big - 1),
         radius=big // 6,
         fill=(*t.die, 255),
-        outline=(*t.pip, 255),
-        width=max(SUPER, big // 22),
+        outline=(*(frame or t.pip), 255),
+        width=max(SUPER, big // (9 if frame else 22)),
     )
     r = big * 0.09
     for px, py in _PIPS[value]:

@@ -116,7 +116,7 @@ def test_simulate_with_options(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_play_runs_unattended_to_a_ranking() -> None:
     args = build_parser().parse_args(
-        ["play", "--rules", "classic", "--seed", "4", "--players", "3"]
+        ["play", "--rules", "classic", "--seed", "4", "--players", "3", "--no-images"]
     )
     out = io.StringIO()
     assert cmd_play(args, io.StringIO(), out) == 0
@@ -141,3 +141,79 @@ def test_play_with_a_human_asks_for_pieces() -> None:
 def test_play_refuses_a_colour_not_in_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--players", "2", "--human", "green"]) == 2
     assert "green is not playing" in capsys.readouterr().err
+
+
+def test_play_writes_a_board_image_after_every_move(tmp_path: Path) -> None:
+    from PIL import Image
+
+    folder = tmp_path / "boards"
+    args = build_parser().parse_args(
+        ["play", "--rules", "super", "--seed", "8", "--images", str(folder), "--size", "300"]
+    )
+    out = io.StringIO()
+    assert cmd_play(args, io.StringIO(), out) == 0
+    moves = sum(
+        1
+        for line in out.getvalue().splitlines()
+        if " moves piece " in line or " brings piece " in line
+    )
+    shots = sorted(folder.glob("[0-9]*.png"))
+    # one image per move, named in order, plus the standings at the end
+    assert len(shots) == moves > 0
+    assert shots[0].name == "0001.png"
+    assert (folder / "standings.png").exists()
+    assert str(folder) in out.getvalue()
+    with Image.open(shots[-1]) as img:
+        assert img.format == "PNG" and img.size[0] == 300
+
+
+def test_render_draws_the_final_board(tmp_path: Path) -> None:
+    from PIL import Image
+
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(RECORD))
+    board, standings = tmp_path / "board.png", tmp_path / "standings.png"
+    done = ludo_bot(
+        "render", str(record), "-o", str(board), "--standings", str(standings), "--name", "red=Ana"
+    )
+    assert done.returncode == 0, done.stderr
+    with Image.open(board) as img:
+        assert img.format == "PNG" and img.size == (600, 664)
+    with Image.open(standings) as img:
+        assert img.format == "PNG"
+
+
+def test_render_reads_standard_input_and_writes_standard_output() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "render", "-", "-o", "-"],
+        input=json.dumps(RECORD).encode(),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"\x89PNG\r\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["--name", "purple=x"], 2, "--name takes COLOUR=NAME"),
+        (["--size", "50"], 2, "size must be"),
+    ],
+)
+def test_render_refuses_bad_arguments(
+    tmp_path: Path, args: list[str], code: int, words: str
+) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(RECORD))
+    done = ludo_bot("render", str(record), "-o", str(tmp_path / "b.png"), *args)
+    assert done.returncode == code
+    assert words in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "b.png").exists()
+
+
+def test_render_illegal_record_names_the_action(tmp_path: Path) -> None:
+    bad = dict(RECORD, actions=[{"roll": 6}, {"move": 0}, {"roll": 3}, {"move": 2}])
+    done = ludo_bot("render", "-", "-o", str(tmp_path / "b.png"), stdin=json.dumps(bad))
+    assert done.returncode == 1
+    assert done.stderr.strip() == "action 3: piece 2 is in the base: it needs a 6 to come out"
