@@ -47,8 +47,8 @@ def static_board(size: int, theme: str, stars: str, seats: tuple[int, ...]) -> I
     t = theme_for(theme)
     lay = geo.Layout(size)
     scale = 2
-    big = geo.Layout(size * scale)
-    img = Image.new("RGB", (size * scale, lay.height * scale), t.background)
+    big = geo.Layout(size, scale)
+    img = Image.new("RGB", (big.board, big.height), t.background)
     d = ImageDraw.Draw(img)
     line = max(1, big.cell // 28)
 

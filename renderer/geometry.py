@@ -134,27 +134,33 @@ def arrow_direction(colour: int) -> Point:
 
 @dataclass(frozen=True)
 class Layout:
-    """Pixel placement of the board in an image ``size`` pixels wide."""
+    """Pixel placement of the board in an image ``size`` pixels wide.
+
+    ``scale`` draws the same layout that many times larger (the static board
+    is drawn at twice the size and shrunk): every length is the 1x length
+    times ``scale``, so the shrunk board lines up with what is drawn at 1x.
+    """
 
     size: int
+    scale: int = 1
 
     @property
     def cell(self) -> int:
-        return self.size // GRID
+        return (self.size // GRID) * self.scale
 
     @property
     def margin(self) -> int:
         """Left/top offset that centres the grid in the image width."""
-        return (self.size - self.cell * GRID) // 2
+        return ((self.size - (self.size // GRID) * GRID) // 2) * self.scale
 
     @property
     def board(self) -> int:
         """Height of the board part (a square), status bar below it."""
-        return self.size
+        return self.size * self.scale
 
     @property
     def status(self) -> int:
-        return max(40, round(self.cell * 1.6))
+        return max(40, round((self.size // GRID) * 1.6)) * self.scale
 
     @property
     def height(self) -> int:

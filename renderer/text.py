@@ -13,6 +13,8 @@ FONT_FILE = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"
 #: a name longer than this is cut before it is measured at all
 MAX_NAME_CHARS = 64
 ELLIPSIS = "…"
+#: combining marks kept on one letter
+MAX_MARKS = 2
 
 Font = ImageFont.FreeTypeFont
 
@@ -28,17 +30,21 @@ def font(size: int) -> Font:
 
 
 @lru_cache(maxsize=1)
+def _probe() -> Font:
+    # basic layout: a lone mark is drawn as itself, not on a shaper's dotted circle
+    return ImageFont.truetype(io.BytesIO(_FONT_BYTES), 32, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=1)
 def _missing_glyph() -> bytes:
     # any code point the font lacks draws its .notdef box; U+FFFF is never a glyph
-    return bytes(font(32).getmask("\uffff"))
+    return bytes(_probe().getmask("\uffff"))
 
 
 @lru_cache(maxsize=4096)
 def has_glyph(ch: str) -> bool:
     """Can the font draw ``ch`` (rather than an empty box)?"""
-    if unicodedata.category(ch) in ("Mn", "Me", "Zs"):
-        return True
-    return bytes(font(32).getmask(ch)) != _missing_glyph()
+    return bytes(_probe().getmask(ch)) != _missing_glyph()
 
 
 def clean_name(name: object, fallback: str) -> str:
@@ -50,15 +56,24 @@ def clean_name(name: object, fallback: str) -> str:
     """
     text = name if isinstance(name, str) else ""
     out: list[str] = []
+    marks = 0
     for ch in text[: MAX_NAME_CHARS * 2]:
         cat = unicodedata.category(ch)
         if ch.isspace():
             if out and out[-1] != " ":
                 out.append(" ")
+            marks = 0
         elif cat in ("Cc", "Cf", "Cs", "Co", "Cn"):
             continue
+        elif cat in ("Mn", "Me"):
+            # a mark needs a letter to sit on, and a few per letter are plenty:
+            # a pile of them ("Zalgo" text) would climb out of the name's band
+            if out and out[-1] != " " and marks < MAX_MARKS and has_glyph(ch):
+                out.append(ch)
+                marks += 1
         elif has_glyph(ch):
             out.append(ch)
+            marks = 0
     cleaned = "".join(out).strip()[:MAX_NAME_CHARS]
     return cleaned or fallback
 
@@ -74,4 +89,6 @@ def fit(text: str, f: Font, width: float) -> str:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+    if lo:
+        return text[:lo].rstrip() + ELLIPSIS
+    return ELLIPSIS if f.getlength(ELLIPSIS) <= width else ""
