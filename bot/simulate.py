@@ -25,10 +25,21 @@ def simulate(
     players: int = 4,
     options: Mapping[str, Any] | None = None,
     policy: Policy | None = None,
+    policies: Mapping[str, Policy] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games with a seeded die and random legal choices; return figures."""
+    """Play ``games`` games with a seeded die and random legal choices; return figures.
+
+    ``policy`` chooses for every seat (default: random legal moves); ``policies``
+    maps a colour to the policy of that seat, ``policy`` playing the others.
+    """
     rng = random.Random(seed)
     chooser = policy or RandomPlayer(rng)
+    if policies:
+        unknown = set(policies) - set(COLOURS)
+        if unknown:
+            raise ValueError(f"policies: unknown colour {sorted(unknown)[0]!r}")
+    # the chooser of each colour index
+    choosers = [(policies or {}).get(name, chooser) for name in COLOURS]
     wins: Counter[str] = Counter()
     rolls = moves = 0
     lengths = []
@@ -46,7 +57,7 @@ def simulate(
                 rolls += 1
             else:
                 ms = current_moves(s)
-                m = ms[0] if len(ms) == 1 else chooser.choose(s, ms)
+                m = ms[0] if len(ms) == 1 else choosers[s.cur].choose(s, ms)
                 move_in_place(s, m.piece, None)
                 moves += 1
             n += 1

@@ -317,7 +317,7 @@ class GameState:
             if s.phase not in PHASES:
                 raise RecordError(f"state: unknown phase {s.phase!r}")
             s.die = _int(data.get("die", 0), 0, 6, "die")
-            s.sixes = _int(data.get("sixes", 0), 0, 3, "sixes")
+            s.sixes = _int(data.get("sixes", 0), 0, 999, "sixes")
             s.extra = _int(data.get("extra", 0), 0, 99, "extra")
             s.last = _int(data.get("last", -1), -1, 5, "last")
             s.follow = _int(data.get("follow", -1), -1, 5, "follow")

@@ -244,3 +244,14 @@ def test_a_saved_state_naming_a_missing_piece_is_refused() -> None:
     data.update(sixes=2, last=5)
     with pytest.raises(RecordError, match="has no piece 5"):
         GameState.from_dict(data)
+
+
+def test_a_long_run_of_sixes_without_a_penalty_saves_and_loads() -> None:
+    # italian 3: no penalty for three 6s, so a run of 6s can go on; the
+    # saved state must load whatever its length (found by a service soak run)
+    state = engine.new_game("italian", 2, position={"red": [10, 20, 0, 0], "yellow": [0] * 4})
+    for _ in range(5):
+        state, _ = engine.apply(state, {"roll": 6})
+        state, _ = engine.apply(state, {"move": 0})
+    assert state.turn == "red" and state.sixes == 5
+    assert GameState.from_json(state.to_json()) == state

@@ -1,0 +1,117 @@
+"""The cost of one button press through the game service, and of a game in the store.
+
+    python bench/service.py [--games N]
+
+Plays games (two people pressing buttons, two computer players) through the
+service with board images on, against Redis (a local redis-server it starts,
+or REDIS_URL) and SQLite, and times every press: load, apply, save, render.
+Prints the median and p99 per store and the bytes a finished game takes in
+Redis (its key's memory) and as data.  Targets: p99 at most 50 ms, at most 4 KB
+a game in Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# bench/engine.py is named like the engine package: keep this folder off the path
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import redis  # noqa: E402
+
+from bot.model import User  # noqa: E402
+from bot.service import GameService  # noqa: E402
+from bot.store import RedisStore, SqliteStore, Store  # noqa: E402
+from bot.store.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
+
+PEOPLE = [User("bench", "1", "Ana"), User("bench", "2", "Ben")]
+RULES = ["classic", "tower", "italian", "super"]
+
+
+def play(store: Store, games: int, seed: int) -> tuple[list[float], list[str]]:
+    rng = random.Random(seed)
+    svc = GameService(store, render=True)
+    times: list[float] = []
+    ids: list[str] = []
+    for g in range(games):
+        channel = f"bench-{seed}-{g}"
+        rules = RULES[g % len(RULES)]
+        svc.new_game(channel, PEOPLE[0], rules, timer=120)
+        svc.join(channel, PEOPLE[1])
+        svc.add_computer(channel, PEOPLE[0])
+        svc.add_computer(channel, PEOPLE[0])
+        reply = svc.start(channel, PEOPLE[0])
+        ids.append(reply.game_id or "")
+        while not reply.finished:
+            game = svc.game_in(channel)
+            assert game is not None, (channel, reply)
+            seat = game.on_turn()
+            assert seat is not None and seat.user is not None
+            data = rng.choice([b for row in reply.buttons for b in row]).data
+            t0 = time.perf_counter()
+            reply = svc.press(channel, seat.user, data)
+            times.append(time.perf_counter() - t0)
+            assert not reply.refused, reply.lines
+    return times, ids
+
+
+def report(name: str, times: list[float]) -> None:
+    ms = sorted(t * 1000 for t in times)
+    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    print(
+        f"{name:7} presses {len(ms):6}  median {statistics.median(ms):6.2f} ms  "
+        f"p99 {p99:6.2f} ms  max {ms[-1]:6.2f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = None
+        url = os.environ.get("REDIS_URL")
+        if not url:
+            exe = redis_binary()
+            if exe is None:
+                sys.exit("no redis-server: install the test extra or set REDIS_URL")
+            proc, url = start_redis(exe, Path(tmp))
+        try:
+            rstore = RedisStore(url, prefix="bench:")
+            times, ids = play(rstore, args.games, 1)
+            report("redis", times)
+            client = redis.Redis.from_url(url)
+            keys = [k for k in client.scan_iter("bench:game:*")]
+            memory = [client.memory_usage(k) or 0 for k in keys]
+            sizes = []
+            for game_id in ids:
+                got = rstore.load(game_id)
+                if got is not None:
+                    sizes.append(len(got.data))
+            print(
+                f"redis   bytes per finished game: data {statistics.mean(sizes):.0f} "
+                f"(max {max(sizes)}), key memory {statistics.mean(memory):.0f} "
+                f"(max {max(memory)})"
+            )
+            for k in keys:
+                client.delete(k)
+            client.close()
+            rstore.close()
+            sstore = SqliteStore(str(Path(tmp) / "bench.sqlite3"))
+            times, _ = play(sstore, args.games, 2)
+            report("sqlite", times)
+            sstore.close()
+        finally:
+            if proc is not None:
+                stop_redis(proc)
+
+
+if __name__ == "__main__":
+    main()

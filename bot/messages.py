@@ -1,0 +1,163 @@
+"""English wording of the service's message keys.
+
+Adapters call :func:`say` for each :class:`~bot.replies.Text`; a translation
+is another table with the same keys.  Names inside parameters are the
+players' own text: an adapter escapes them for its platform (``escape``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .replies import Text
+
+_WHY = {
+    "six": "for the 6",
+    "capture": "for the capture",
+    "home": "for reaching home",
+}
+
+RULES_TEXT = {
+    "classic": (
+        "Classic Ludo (Megajogos). A piece leaves the base only on a 6. A 6, a capture and "
+        "reaching home each give another roll; a third 6 in a row ends the turn. Land "
+        "exactly on a lone opponent to send it home, except on the start and star squares, "
+        "which are safe. Exact number to reach home. First with all 4 pieces home wins; the "
+        "others are ranked by points (250 a piece home, else squares walked)."
+    ),
+    "tower": (
+        "Tower Ludo. A 5 brings a piece out, and you roll again at once to move it. Land on a "
+        "lone opponent to capture it; land on your own piece to build a tower that nobody can "
+        "pass or land on. No safe squares and no extra rolls. Too big a number in the home "
+        "column bounces back from home. First with all pieces home wins."
+    ),
+    "italian": (
+        "Italian Ludo. The highest roll starts. A 6 brings a piece out and gives another roll. "
+        "Land on a lone opponent to capture it (no extra roll); start and star squares are "
+        "safe. Exact number to reach home. Options: teams (2 against 2), pieces to win (2 or "
+        "3), 4 to 6 pieces each."
+    ),
+    "super": (
+        "Super Ludo, 4 players. Everyone starts with one piece out. A 5 must bring a piece "
+        "out. Two pieces of one colour make a barrier nobody passes. Black squares are "
+        "shelters. A capture or reaching home earns a bonus move of 6; a 6 gives another "
+        "roll, but a third 6 in a row sends your last piece back."
+    ),
+}
+
+MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
+    # lobby
+    "lobby.opened": "{host} opened a game of {rules} Ludo ({count}/{max} seated: {players}). "
+    "Press Join to play; {host} presses Start.",
+    "lobby.joined": "{who} joined ({count}/{max}: {players}).",
+    "lobby.left": "{who} left the lobby ({count}/{max}: {players}).",
+    "lobby.computer_added": "A computer player sat down ({count}/{max}: {players}).",
+    "lobby.computer_removed": "A computer player left ({count}/{max}: {players}).",
+    "lobby.computer_filled": "A computer player takes an empty seat.",
+    "lobby.closed_empty": "{who} left and nobody is seated: the game is closed.",
+    "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}).",
+    # game
+    "game.started": "{rules} Ludo begins: {players}.",
+    "game.start_rolls": "Rolling to start: {rolls}.",
+    "game.status": "{rules} Ludo: {players}. Turn timer: {timer}s.",
+    "game.left": "{who} left; a computer player takes {colour}.",
+    "game.ended_empty": "No players are left: the game is over.",
+    "game.ended_by": "{who} ended the game.",
+    "game.no_turn": "The game is over.",
+    # turns
+    "turn.roll": "{who} ({colour}): roll the die.",
+    "turn.move": "{who} ({colour}) rolled {die}: choose a piece.",
+    "turn.bonus": "{who} ({colour}): choose a piece for the bonus move of {steps}.",
+    # events
+    "ev.roll": "{who} rolled {die}.",
+    "ev.enter": "{who} brought piece {piece} out.",
+    "ev.move": lambda p: (
+        f"{p['who']} moved piece {p['piece']} from {p['frm']} to {p['to']}"
+        + (" (bouncing off home)." if p.get("bounce") else ".")
+    ),
+    "ev.home": "{who} brought piece {piece} home!",
+    "ev.capture": "{who} captured {victim}'s piece {piece}: back to base.",
+    "ev.tower": "{who} built a tower.",
+    "ev.barrier": "{who} formed a barrier.",
+    "ev.extra": lambda p: (
+        f"{p['who']} rolls again {_WHY.get(p.get('why') or '', '')}".rstrip() + "."
+    ),
+    "ev.bonus": lambda p: (
+        f"{p['who']} earns a bonus move of {p['steps']} {_WHY.get(p.get('why') or '', '')}".rstrip()
+        + "."
+    ),
+    "ev.bonus_lost": "{who} loses the bonus move: no piece can move {steps}.",
+    "ev.penalty": "Third 6 in a row: {who}'s piece {piece} goes back to base.",
+    "ev.pass": "{who} rolled {die}: no piece can move.",
+    "ev.pass_three_sixes": "{who} rolled a third 6 in a row: the turn passes.",
+    "ev.finish": "{who} has every piece home!",
+    "ev.game_over": "Game over: {winners} won!",
+    # timer
+    "timer.expired": "{who} ran out of time: the computer plays this turn for {colour}.",
+    "timer.took_over": "{who} ran out of time {count} times in a row: "
+    "a computer player takes {colour} over.",
+    # buttons
+    "btn.join": "Join",
+    "btn.leave": "Leave",
+    "btn.add_computer": "Add computer",
+    "btn.remove_computer": "Remove computer",
+    "btn.start": "Start",
+    "btn.roll": "Roll",
+    "btn.enter": lambda p: f"{p['piece']} out" + (" & captures" if p.get("captures") else ""),
+    "btn.home": "{piece} home",
+    "btn.capture": "{piece} captures at {to}",
+    "btn.move": "{piece} → {to}",
+    # rules
+    "rules.classic": RULES_TEXT["classic"],
+    "rules.tower": RULES_TEXT["tower"],
+    "rules.italian": RULES_TEXT["italian"],
+    "rules.super": RULES_TEXT["super"],
+    "rules.options": "This game's options: {options}.",
+    # refusals
+    "refuse.bad_rules": "That game cannot be set up: {why}.",
+    "refuse.bad_timer": "The turn timer is off (0) or {low} to {high} seconds.",
+    "refuse.game_running": "A game is already running here. Its creator can end it first.",
+    "refuse.no_game": "There is no game here. Start one first.",
+    "refuse.damaged": "This game's saved data cannot be read ({why}). Start a new game.",
+    "refuse.already_seated": "You are already in this game.",
+    "refuse.full": "The game is full.",
+    "refuse.not_seated": "You are not playing in this game.",
+    "refuse.no_computer": "There is no computer player to remove.",
+    "refuse.only_host_starts": "Only {host} can start before every seat is taken.",
+    "refuse.need_players": "At least {need} players are needed: invite someone or add a "
+    "computer player.",
+    "refuse.not_started": "The game has not started yet.",
+    "refuse.already_started": "The game has already started.",
+    "refuse.game_over": "This game is over.",
+    "refuse.not_your_turn": "It is not your turn: {who} is playing.",
+    "refuse.move_first": "You rolled {die}: move a piece first.",
+    "refuse.bonus_first": "Make your bonus move first.",
+    "refuse.roll_first": "Roll the die first.",
+    "refuse.no_such_piece": "There is no piece {piece}.",
+    "refuse.illegal_move": "You cannot move that: {why}.",
+    "refuse.outdated": "This button is outdated: here is the current board.",
+    "refuse.bad_button": "That button does not belong to a game here.",
+    "refuse.only_creator_ends": "Only {host} or a moderator can end the game.",
+    "refuse.busy": "The game is busy; please try again.",
+}
+
+
+def say(text: Text, escape: Callable[[str], str] | None = None) -> str:
+    """The English sentence for ``text``; ``escape`` is applied to every text parameter."""
+    template = MESSAGES.get(text.key)
+    params = dict(text.params)
+    if escape is not None:
+        params = {k: escape(v) if isinstance(v, str) else v for k, v in params.items()}
+    if template is None:
+        return text.key
+    if callable(template):
+        return template(params)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def say_all(lines: Iterable[Text], escape: Callable[[str], str] | None = None) -> str:
+    return "\n".join(say(t, escape) for t in lines)

@@ -1,0 +1,28 @@
+"""Where games live between messages: Redis when several workers share them,
+otherwise an SQLite file on this host.  See :mod:`bot.store.base` for the
+contract both keep."""
+
+from __future__ import annotations
+
+from bot.store.base import DEFAULT_TTL, Store, Stored, StoreError
+from bot.store.redis import RedisStore
+from bot.store.sqlite import SqliteStore
+
+__all__ = [
+    "DEFAULT_TTL",
+    "RedisStore",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "Stored",
+    "open_store",
+]
+
+
+def open_store(redis_url: str | None, sqlite_path: str, ttl: float = DEFAULT_TTL) -> Store:
+    """The store to use: Redis at ``redis_url`` if one is given (not empty),
+    else the SQLite file at ``sqlite_path``.  Raises StoreError if it cannot
+    be reached or opened."""
+    if redis_url:
+        return RedisStore(redis_url, ttl=ttl)
+    return SqliteStore(sqlite_path, ttl=ttl)

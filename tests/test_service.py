@@ -1,0 +1,533 @@
+"""The game service over a real store (SQLite and Redis): lobby, turns, buttons,
+refusals, restarts, timers."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from bot.model import SCHEMA, Game
+from bot.replies import MAX_BUTTON_DATA, Reply
+from bot.service import MAX_TIMEOUTS
+from bot.store import Store
+from tests.service_helpers import (
+    ANA,
+    BEN,
+    CID,
+    DEE,
+    Clock,
+    current,
+    person_on_turn,
+    service,
+    stored_bytes,
+)
+
+
+def buttons(reply: Reply) -> dict[str, str]:
+    """label key -> data, for the buttons of a reply (first of each kind)."""
+    out: dict[str, str] = {}
+    for row in reply.buttons:
+        for b in row:
+            out.setdefault(b.label.key, b.data)
+    return out
+
+
+def lobby(
+    store: Store,
+    rules: str = "classic",
+    options: dict[str, Any] | None = None,
+    *,
+    seats: int = 2,
+    computers: int = 0,
+    seed: int = 1,
+    timer: int = 0,
+    channel: str = "chan",
+    **kw: Any,
+) -> tuple[Any, Reply]:
+    svc = service(store, seed=seed, **kw)
+    reply = svc.new_game(channel, ANA, rules, options, timer=timer)
+    assert not reply.refused, reply.lines
+    for user in (BEN, CID, DEE)[: seats - 1]:
+        reply = svc.press(channel, user, buttons(reply)["btn.join"])
+        assert not reply.refused, reply.lines
+    for _ in range(computers):
+        reply = svc.press(channel, ANA, buttons(reply)["btn.add_computer"])
+        assert not reply.refused, reply.lines
+    return svc, reply
+
+
+def started(
+    store: Store, rules: str = "classic", options: dict[str, Any] | None = None, **kw: Any
+) -> tuple[Any, Reply]:
+    svc, reply = lobby(store, rules, options, **kw)
+    reply = svc.press(kw.get("channel", "chan"), ANA, buttons(reply)["btn.start"])
+    assert not reply.refused, reply.lines
+    return svc, reply
+
+
+# --------------------------------------------------------------------------
+# whole games
+
+
+@pytest.mark.parametrize(
+    ("rules", "options"),
+    [("classic", {}), ("tower", {}), ("italian", {}), ("super", {}), ("italian", {"teams": True})],
+)
+def test_whole_game_two_people_two_computers_and_a_restart(
+    store: Store, rules: str, options: dict[str, Any]
+) -> None:
+    # two people press buttons only; the store is the only memory, and halfway
+    # through a new service (a restarted bot) takes over with the old buttons
+    channel = f"whole-{rules}"
+    svc, reply = started(store, rules, options, seats=2, computers=2, channel=channel)
+    rng = random.Random(rules)
+    presses = {ANA.id: 0, BEN.id: 0}
+    restarted = False
+    for step in range(20_000):
+        if reply.finished:
+            break
+        game = current(svc, channel)
+        user = person_on_turn(game)
+        assert user is not None, "computers never wait for a press"
+        assert reply.mention == [user], "the player on turn is mentioned"
+        assert reply.buttons, "the player on turn gets buttons"
+        if step == 40 and not restarted:
+            svc = service(store, seed=99)  # a restart: nothing in memory survives
+            restarted = True
+        flat = [b for row in reply.buttons for b in row]
+        reply = svc.press(channel, user, rng.choice(flat).data)
+        assert not reply.refused, reply.lines
+        presses[user.id] += 1
+    assert reply.finished and restarted
+    assert presses[ANA.id] > 0 and presses[BEN.id] > 0
+    stored = store.load(reply.game_id or "")
+    assert stored is not None
+    game = Game.from_bytes(stored.data)
+    assert game.status == "over" and game.state is not None
+    # every roll and move is on the record: the game replays exactly
+    assert engine.replay(game.record()) == game.state
+    # the channel is free for the next game
+    assert store.channel_game(channel) is None
+    assert not svc.new_game(channel, BEN, "classic").refused
+
+
+def test_a_finished_game_shows_the_standings(store: Store) -> None:
+    svc, reply = started(store, "classic", seats=1, computers=1, render=True)
+    for _ in range(5000):
+        if reply.finished:
+            break
+        reply = svc.press("chan", ANA, next(b for row in reply.buttons for b in row).data)
+    assert reply.finished and reply.image_kind == "standings"
+    assert reply.image is not None and reply.image.startswith(b"\x89PNG")
+    assert any(t.key == "ev.game_over" for t in reply.lines)
+
+
+# --------------------------------------------------------------------------
+# lobby
+
+
+def test_lobby_buttons_join_leave_add_start(store: Store) -> None:
+    svc, reply = lobby(store, seats=1)
+    assert set(buttons(reply)) == {
+        "btn.join",
+        "btn.leave",
+        "btn.add_computer",
+        "btn.remove_computer",
+        "btn.start",
+    }
+    reply = svc.press("chan", BEN, buttons(reply)["btn.join"])
+    assert reply.lines[0].key == "lobby.joined"
+    again = svc.press("chan", BEN, buttons(reply)["btn.join"])
+    assert again.refused and again.private and again.lines[0].key == "refuse.already_seated"
+    reply = svc.press("chan", BEN, buttons(reply)["btn.leave"])
+    assert reply.lines[0].key == "lobby.left"
+    game = current(svc, "chan")
+    assert [s.user for s in game.seats] == [ANA]
+
+
+def test_starting_alone_is_refused(store: Store) -> None:
+    svc, reply = lobby(store, seats=1)
+    r = svc.press("chan", ANA, buttons(reply)["btn.start"])
+    assert r.refused and r.lines[0].key == "refuse.need_players"
+    assert current(svc, "chan").status == "lobby"
+
+
+def test_only_the_host_starts_until_the_seats_are_full(store: Store) -> None:
+    svc, reply = lobby(store, seats=3)
+    r = svc.press("chan", BEN, buttons(reply)["btn.start"])
+    assert r.refused and r.lines[0].key == "refuse.only_host_starts"
+    reply = svc.press("chan", DEE, buttons(reply)["btn.join"])
+    r = svc.press("chan", BEN, buttons(reply)["btn.start"])
+    assert not r.refused and current(svc, "chan").status == "playing"
+
+
+def test_joining_a_full_or_running_game_is_refused(store: Store) -> None:
+    svc, reply = lobby(store, seats=4)
+    extra = svc.join("chan", type(ANA)("test", "5", "Eve"))
+    assert extra.refused and extra.lines[0].key == "refuse.full"
+    svc.press("chan", ANA, buttons(reply)["btn.start"])
+    late = svc.join("chan", type(ANA)("test", "5", "Eve"))
+    assert late.refused and late.lines[0].key == "refuse.already_started"
+
+
+def test_super_fills_empty_seats_with_computers(store: Store) -> None:
+    # super 1: exactly 4 players, empty seats are filled by computer players
+    svc, _reply = started(store, "super", seats=2)
+    game = current(svc, "chan")
+    assert len(game.seats) == 4 and sum(s.computer for s in game.seats) == 2
+    assert [s.colour for s in game.seats] == ["red", "green", "yellow", "blue"]
+
+
+def test_two_players_sit_red_and_yellow(store: Store) -> None:
+    svc, _ = started(store, "classic", seats=2)
+    game = current(svc, "chan")
+    assert [s.colour for s in game.seats] == ["red", "yellow"]
+
+
+def test_italian_highest_roll_starts(store: Store) -> None:
+    _svc, reply = started(store, "italian", seats=2)
+    assert any(t.key == "game.start_rolls" for t in reply.lines)
+
+
+def test_a_second_game_in_the_same_channel_is_refused(store: Store) -> None:
+    svc, _ = lobby(store)
+    r = svc.new_game("chan", BEN, "tower")
+    assert r.refused and r.lines[0].key == "refuse.game_running"
+    # another channel is another game
+    assert not svc.new_game("other", BEN, "tower").refused
+
+
+@pytest.mark.parametrize(
+    ("rules", "options", "timer", "key"),
+    [
+        ("ludo", {}, 0, "refuse.bad_rules"),
+        ("italian", {"teams": "yes"}, 0, "refuse.bad_rules"),
+        ("classic", {"wings": True}, 0, "refuse.bad_rules"),
+        ("classic", {}, 3, "refuse.bad_timer"),
+    ],
+)
+def test_bad_game_settings_are_refused(
+    store: Store, rules: str, options: dict[str, Any], timer: int, key: str
+) -> None:
+    svc = service(store)
+    r = svc.new_game("chan", ANA, rules, options, timer=timer)
+    assert r.refused and r.lines[0].key == key
+    assert store.channel_game("chan") is None
+
+
+def test_end_is_for_the_creator_or_a_moderator(store: Store) -> None:
+    svc, _ = started(store, seats=2)
+    r = svc.end("chan", BEN)
+    assert r.refused and r.lines[0].key == "refuse.only_creator_ends"
+    assert current(svc, "chan").status == "playing"
+    r = svc.end("chan", BEN, can_manage=True)
+    assert not r.refused and r.finished
+    assert store.channel_game("chan") is None
+
+
+def test_leaving_a_running_game_hands_the_seat_to_a_computer(store: Store) -> None:
+    svc, _ = started(store, seats=3)
+    r = svc.leave("chan", CID)
+    assert not r.refused and r.lines[0].key == "game.left"
+    game = current(svc, "chan")
+    seat = next(s for s in game.seats if s.colour == "yellow")
+    assert seat.computer and seat.took_over
+    # and when the last person leaves, the game ends
+    svc.leave("chan", BEN)
+    r = svc.leave("chan", ANA)
+    assert r.finished and store.channel_game("chan") is None
+
+
+# --------------------------------------------------------------------------
+# turns
+
+
+def test_rolling_out_of_turn_and_moving_before_rolling_are_refused(store: Store) -> None:
+    svc, _reply = started(store, seats=2)
+    game = current(svc, "chan")
+    on, off = (ANA, BEN) if person_on_turn(game) == ANA else (BEN, ANA)
+    before = stored_bytes(store, game.id)
+    r = svc.roll("chan", off)
+    assert r.refused and r.private and r.lines[0].key == "refuse.not_your_turn"
+    r = svc.move("chan", on, 1)
+    assert r.refused and r.lines[0].key == "refuse.roll_first"
+    assert stored_bytes(store, game.id) == before
+
+
+def test_no_legal_move_passes_by_itself_and_says_why(store: Store) -> None:
+    # everybody in base: any roll but a 6 is a pass (classic 2, 11)
+    for seed in range(1, 40):
+        svc, _reply = started(store, seats=2, seed=seed, channel=f"c{seed}")
+        game = current(svc, f"c{seed}")
+        user = person_on_turn(game)
+        assert user is not None
+        r = svc.roll(f"c{seed}", user)
+        if any(t.key == "ev.pass" for t in r.lines):
+            assert current(svc, f"c{seed}").state.turn != game.state.turn  # type: ignore[union-attr]
+            return
+    pytest.fail("no pass in 39 games")
+
+
+def test_a_single_legal_move_is_made_by_itself(store: Store) -> None:
+    # a 6 with every piece in base has one legal move (out): made at once
+    for seed in range(1, 80):
+        svc, _reply = started(store, seats=2, seed=seed, channel=f"c{seed}")
+        game = current(svc, f"c{seed}")
+        user = person_on_turn(game)
+        assert user is not None
+        r = svc.roll(f"c{seed}", user)
+        if any(t.key == "ev.roll" and t.params.get("die") == 6 for t in r.lines):
+            assert any(t.key == "ev.enter" for t in r.lines)
+            return
+    pytest.fail("no 6 in 79 games")
+
+
+def test_auto_move_can_be_switched_off(store: Store) -> None:
+    for seed in range(1, 80):
+        svc = service(store, seed=seed)
+        ch = f"c{seed}"
+        svc.new_game(ch, ANA, "classic", timer=0, auto_move=False)
+        svc.join(ch, BEN)
+        svc.start(ch, ANA)
+        user = person_on_turn(current(svc, ch))
+        assert user is not None
+        r = svc.roll(ch, user)
+        if any(t.key == "ev.roll" and t.params.get("die") == 6 for t in r.lines):
+            assert not any(t.key == "ev.enter" for t in r.lines)
+            assert [b.label.key for row in r.buttons for b in row] == ["btn.enter"]
+            return
+    pytest.fail("no 6 in 79 games")
+
+
+def test_move_buttons_say_where_each_piece_goes(store: Store) -> None:
+    svc, reply = started(store, seats=2, seed=3)
+    for _ in range(400):
+        game = current(svc, "chan")
+        user = person_on_turn(game)
+        assert user is not None
+        labels = [b.label for row in reply.buttons for b in row]
+        if len(labels) >= 2 and game.state is not None and game.state.phase == "move":
+            moves = engine.legal_moves(game.state)
+            assert [t.params["piece"] for t in labels] == [m.piece + 1 for m in moves]
+            for data in (b.data for row in reply.buttons for b in row):
+                assert len(data.encode()) <= MAX_BUTTON_DATA
+            return
+        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+    pytest.fail("never a choice of two moves")
+
+
+# --------------------------------------------------------------------------
+# refused presses change nothing
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "",
+        "garbage",
+        "g:zzzzzzzz:1:r",
+        "g::1:r",
+        "x" * 200,
+        "g:00000000:1:r",
+        "g:{id}:1:q",
+        "g:{id}:{ver}:m9",
+        "g:{id}:-1:r",
+        "g:{id}:{ver}:r:extra",
+        "\x00\xff",
+    ],
+)
+def test_garbage_and_forged_button_data_is_refused(store: Store, data: str) -> None:
+    svc, _reply = started(store, seats=2)
+    game = current(svc, "chan")
+    before = stored_bytes(store, game.id)
+    user = person_on_turn(game)
+    assert user is not None
+    r = svc.press("chan", user, data.format(id=game.id, ver=game.version))
+    assert r.refused and r.private
+    assert stored_bytes(store, game.id) == before
+
+
+def test_a_button_from_another_channel_is_refused(store: Store) -> None:
+    svc, reply = started(store, seats=2)
+    game = current(svc, "chan")
+    before = stored_bytes(store, game.id)
+    user = person_on_turn(game)
+    assert user is not None
+    svc.new_game("elsewhere", user, "classic")
+    r = svc.press("elsewhere", user, buttons(reply)["btn.roll"])
+    assert r.refused and r.lines[0].key == "refuse.bad_button"
+    assert stored_bytes(store, game.id) == before
+
+
+def test_an_outdated_button_is_refused_with_the_current_board(store: Store) -> None:
+    svc, reply = started(store, seats=2, render=True)
+    game = current(svc, "chan")
+    user = person_on_turn(game)
+    assert user is not None
+    old = buttons(reply)["btn.roll"]
+    svc.press("chan", user, old)
+    game = current(svc, "chan")
+    before = stored_bytes(store, game.id)
+    r = svc.press("chan", user, old)
+    assert r.refused and r.private and r.lines[0].key == "refuse.outdated"
+    assert r.image is not None and r.image_kind == "board"
+    assert stored_bytes(store, game.id) == before
+
+
+def test_a_press_by_someone_not_seated_is_refused_privately(store: Store) -> None:
+    svc, reply = started(store, seats=2)
+    game = current(svc, "chan")
+    before = stored_bytes(store, game.id)
+    r = svc.press("chan", CID, buttons(reply)["btn.roll"])
+    assert r.refused and r.private and r.lines[0].key == "refuse.not_seated"
+    assert stored_bytes(store, game.id) == before
+
+
+def test_unknown_game_and_no_game(store: Store) -> None:
+    svc = service(store)
+    r = svc.roll("nowhere", ANA)
+    assert r.refused and r.lines[0].key == "refuse.no_game"
+    r = svc.press("nowhere", ANA, "g:0123abcd:2:r")
+    assert r.refused and r.lines[0].key == "refuse.no_game"
+
+
+# --------------------------------------------------------------------------
+# stored games from elsewhere
+
+
+def test_a_corrupt_stored_game_is_refused_and_frees_the_channel(store: Store) -> None:
+    assert store.create("deadbeef", b"\x00not json{", channel="chan")
+    svc = service(store)
+    r = svc.roll("chan", ANA)
+    assert r.refused and r.lines[0].key == "refuse.damaged"
+    r = svc.press("chan", ANA, "g:deadbeef:1:r")
+    assert r.refused and r.lines[0].key == "refuse.damaged"
+    # a new game may start here: the damaged one is let go
+    assert not svc.new_game("chan", ANA, "classic").refused
+
+
+def test_a_game_from_a_newer_schema_is_refused_clearly(store: Store) -> None:
+    svc, _ = lobby(store)
+    game = current(svc, "chan")
+    data = json.loads(stored_bytes(store, game.id))
+    data["schema"] = SCHEMA + 1
+    stored = store.load(game.id)
+    assert stored is not None and store.save(game.id, json.dumps(data).encode(), stored.rev)
+    r = svc.join("chan", BEN)
+    assert r.refused and r.lines[0].key == "refuse.damaged"
+    assert "newer" in r.lines[0].params["why"]
+
+
+def test_a_game_costs_few_bytes_in_the_store(store: Store) -> None:
+    svc, reply = started(store, seats=2, computers=2)
+    for _ in range(5000):
+        if reply.finished:
+            break
+        game = current(svc, "chan")
+        user = person_on_turn(game)
+        assert user is not None
+        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+    stored = store.load(reply.game_id or "")
+    assert stored is not None
+    # a whole finished game, with its record, in well under 4 KB
+    assert len(stored.data) < 4096, len(stored.data)
+
+
+# --------------------------------------------------------------------------
+# the turn timer
+
+
+def test_an_expired_turn_is_played_by_the_computer(store: Store) -> None:
+    clock = Clock()
+    svc, _reply = started(store, seats=2, timer=60, clock=clock)
+    game = current(svc, "chan")
+    on_turn = game.state.turn  # type: ignore[union-attr]
+    assert game.deadline == clock.now + 60
+    assert svc.fire_due(clock.now + 59) == []  # not yet
+    clock.advance(61)
+    replies = svc.fire_due()
+    assert len(replies) == 1 and replies[0].channel == "chan"
+    assert replies[0].lines[0].key == "timer.expired"
+    game = current(svc, "chan")
+    assert game.state.turn != on_turn  # type: ignore[union-attr]
+    seat = next(s for s in game.seats if s.colour == on_turn)
+    assert seat.timeouts == 1 and not seat.computer
+    # fired once: nothing more is due now
+    assert svc.fire_due() == []
+
+
+def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer(store: Store) -> None:
+    clock = Clock()
+    svc, _ = started(store, seats=2, timer=30, clock=clock)
+    first = current(svc, "chan").state.turn  # type: ignore[union-attr]
+    took = False
+    for _ in range(40):
+        clock.advance(31)
+        for r in svc.fire_due():
+            took = took or any(t.key == "timer.took_over" for t in r.lines)
+        if took:
+            break
+    assert took
+    game = current(svc, "chan")
+    seat = next(s for s in game.seats if s.colour == first)
+    assert seat.computer and seat.took_over
+    assert seat.timeouts == MAX_TIMEOUTS
+
+
+def test_acting_in_time_resets_the_timeout_count(store: Store) -> None:
+    clock = Clock()
+    svc, reply = started(store, seats=2, timer=30, clock=clock)
+    late = current(svc, "chan").state.turn  # type: ignore[union-attr]
+    clock.advance(31)
+    reply = svc.fire_due()[0]
+    # the other player plays their turn; then the late one acts in time
+    for _ in range(200):
+        game = current(svc, "chan")
+        user = person_on_turn(game)
+        assert user is not None
+        seat = game.seat_of(user)
+        assert seat is not None
+        if seat.colour == late:
+            assert seat.timeouts == 1
+            svc.roll("chan", user)
+            assert current(svc, "chan").seat_of(user).timeouts == 0  # type: ignore[union-attr]
+            return
+        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+    pytest.fail("the late player never came back on turn")
+
+
+def test_a_restart_loses_no_deadline(store: Store) -> None:
+    clock = Clock()
+    svc, _ = started(store, seats=2, timer=45, clock=clock)
+    game = current(svc, "chan")
+    clock.advance(50)
+    fresh = service(store, seed=5, clock=clock)  # the old process is gone
+    replies = fresh.fire_due()
+    assert [r.game_id for r in replies] == [game.id]
+
+
+def test_a_deadline_fires_once_across_workers(store: Store) -> None:
+    clock = Clock()
+    svc, _ = started(store, seats=2, timer=45, clock=clock)
+    clock.advance(50)
+    a = service(store, seed=5, clock=clock)
+    b = service(store, seed=6, clock=clock)
+    fired = a.fire_due() + b.fire_due()
+    assert len(fired) == 1
+    assert current(svc, "chan").seats[0].timeouts + current(svc, "chan").seats[1].timeouts == 1
+
+
+def test_a_move_in_time_cancels_the_deadline(store: Store) -> None:
+    clock = Clock()
+    svc, _reply = started(store, seats=2, timer=45, clock=clock)
+    game = current(svc, "chan")
+    user = person_on_turn(game)
+    assert user is not None
+    clock.advance(40)
+    svc.roll("chan", user)
+    clock.advance(10)  # past the first deadline, not the new one
+    assert svc.fire_due() == []
