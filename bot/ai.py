@@ -53,6 +53,8 @@ RISK = 1.0
 COLUMN_PROGRESS = 0.4
 #: per opponent piece held behind a blockade within reach
 BLOCKADE = 2.0
+#: per square the moving piece has walked (positive: advance the leaders)
+LEAD = 0.0
 #: per lone opponent piece 1..6 squares ahead of the landing square
 THREATEN = 1.0
 
@@ -210,6 +212,8 @@ def score_moves(state: GameState, moves: list[Move]) -> list[float]:
         if m.captures is not None:
             victim = pos[COLOUR_NUMBER[m.captures[0]]][m.captures[1]]
             score += capture_value + CAPTURE_PROGRESS * victim
+        if frm <= LAST_TRACK:
+            score += LEAD * frm
         # risk where the piece stands now, and what leaving does to a companion
         if 1 <= frm <= LAST_TRACK:
             kf = (13 * c + frm - 1) % TRACK

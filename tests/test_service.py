@@ -46,10 +46,11 @@ def lobby(
     seed: int = 1,
     timer: int = 0,
     channel: str = "chan",
+    auto_move: bool = True,
     **kw: Any,
 ) -> tuple[Any, Reply]:
     svc = service(store, seed=seed, **kw)
-    reply = svc.new_game(channel, ANA, rules, options, timer=timer)
+    reply = svc.new_game(channel, ANA, rules, options, timer=timer, auto_move=auto_move)
     assert not reply.refused, reply.lines
     for user in (BEN, CID, DEE)[: seats - 1]:
         reply = svc.press(channel, user, buttons(reply)["btn.join"])
@@ -531,3 +532,82 @@ def test_a_move_in_time_cancels_the_deadline(store: Store) -> None:
     svc.roll("chan", user)
     clock.advance(10)  # past the first deadline, not the new one
     assert svc.fire_due() == []
+
+
+# --------------------------------------------------------------------------
+# looking: rules, status, board, movable pieces
+
+
+def test_rules_of_the_game_here_or_by_name(store: Store) -> None:
+    svc, _ = lobby(store, "italian", {"teams": True}, seats=1)
+    r = svc.rules("chan")
+    assert [t.key for t in r.lines] == ["rules.italian", "rules.options"]
+    assert "teams=True" in r.lines[1].params["options"]
+    assert svc.rules(rules="tower").lines[0].key == "rules.tower"
+    assert svc.rules("empty-channel").lines[0].key == "rules.classic"
+    r = svc.rules(rules="chess")
+    assert r.refused and r.lines[0].key == "refuse.bad_rules"
+
+
+def test_status_and_board_change_nothing(store: Store) -> None:
+    svc, reply = lobby(store, seats=2, render=True)
+    game = current(svc, "chan")
+    before = stored_bytes(store, game.id)
+    assert svc.status("chan").lines[0].key == "lobby.status"
+    assert svc.board("chan").image is None  # no board before the start
+    svc.press("chan", ANA, buttons(reply)["btn.start"])
+    game = current(svc, "chan")
+    before = stored_bytes(store, game.id)
+    status = svc.status("chan")
+    assert [t.key for t in status.lines] == ["game.status", "turn.roll"]
+    board = svc.board("chan")
+    assert board.image is not None and board.image_kind == "board"
+    assert [t.key for t in board.lines] == ["turn.roll"]
+    assert stored_bytes(store, game.id) == before
+    assert svc.status("nowhere").refused
+
+
+def test_movable_lists_the_pieces_for_autocomplete(store: Store) -> None:
+    svc, reply = started(store, seats=2, seed=3)
+    for _ in range(400):
+        game = current(svc, "chan")
+        user = person_on_turn(game)
+        assert user is not None
+        if game.state is not None and game.state.phase == "move":
+            expected = [(m.piece + 1) for m in engine.legal_moves(game.state)]
+            assert [n for n, _ in svc.movable("chan", user)] == expected
+            other = BEN if user == ANA else ANA
+            assert svc.movable("chan", other) == []  # not their turn
+            return
+        assert svc.movable("chan", user) == []  # nothing to move before the roll
+        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+    pytest.fail("never a choice of moves")
+
+
+def _legal(state: engine.GameState, piece: int) -> bool:
+    try:
+        engine.apply(state, {"move": piece})
+    except engine.IllegalAction:
+        return False
+    return True
+
+
+def test_a_move_refusal_numbers_pieces_from_one(store: Store) -> None:
+    svc, reply = started(store, seats=2, seed=3, auto_move=False)
+    for _ in range(400):
+        game = current(svc, "chan")
+        user = person_on_turn(game)
+        assert user is not None and game.state is not None
+        if game.state.phase == "move":
+            stuck = next((n for n in range(1, 5) if not _legal(game.state, n - 1)), None)
+            if stuck is None:
+                reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+                continue
+            r = svc.move("chan", user, stuck)
+            assert r.refused and r.lines[0].key == "refuse.illegal_move"
+            assert f"piece {stuck}" in r.lines[0].params["why"]
+            r = svc.move("chan", user, 9)
+            assert r.refused and "pieces 1 to 4" in r.lines[0].params["why"]
+            return
+        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+    pytest.fail("never a move to refuse")

@@ -1,0 +1,71 @@
+"""Every message key the service can send has wording, and the wording fills in."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.messages import MESSAGES, say, say_all
+from bot.replies import Text
+
+SOURCE = (Path(__file__).resolve().parent.parent / "bot" / "service.py").read_text()
+
+
+def used_keys() -> set[str]:
+    keys = set(re.findall(r'"((?:lobby|game|turn|ev|timer|btn|rules|refuse)\.[a-z_]+)"', SOURCE))
+    keys |= {f"rules.{r}" for r in ("classic", "tower", "italian", "super")}
+    return keys - {"timer.not_due"}  # internal: never shown
+
+
+def test_the_service_uses_keys_and_they_all_have_words() -> None:
+    keys = used_keys()
+    assert len(keys) > 40
+    missing = sorted(k for k in keys if k not in MESSAGES)
+    assert not missing
+
+
+SAMPLE = {
+    "who": "Ana",
+    "colour": "red",
+    "die": 6,
+    "piece": 2,
+    "frm": "12",
+    "to": "18",
+    "victim": "Ben",
+    "victim_colour": "green",
+    "steps": 6,
+    "why": "six",
+    "winners": "Ana",
+    "rules": "classic",
+    "host": "Ana",
+    "players": "Ana, Ben",
+    "count": 2,
+    "max": 4,
+    "timer": 120,
+    "low": 10,
+    "high": 86400,
+    "need": 2,
+    "options": "teams=True",
+    "rolls": "Ana 5, Ben 3",
+    "captures": True,
+    "bounce": False,
+    "reason": "overshoot",
+}
+
+
+@pytest.mark.parametrize("key", sorted(MESSAGES))
+def test_every_message_fills_in(key: str) -> None:
+    text = say(Text(key, SAMPLE))
+    assert text and "{" not in text and "}" not in text
+
+
+def test_escape_is_applied_to_names() -> None:
+    line = say(Text("ev.roll", {"who": "<b>Ana</b>", "die": 3}), escape=lambda s: s.upper())
+    assert line == "<B>ANA</B> rolled 3."
+    assert say_all([Text("btn.join"), Text("btn.roll")]) == "Join\nRoll"
+
+
+def test_an_unknown_key_is_shown_as_itself() -> None:
+    assert say(Text("no.such.key")) == "no.such.key"
