@@ -252,6 +252,16 @@ def _ask(state: Any, moves: list[Any], stdin: TextIO, out: TextIO) -> int | None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_settings
+    from .store import StoreError, open_store
+
+    try:
+        settings = load_settings()
+        store = open_store(settings.redis_url, settings.database, settings.game_ttl)
+    except (ConfigError, StoreError) as e:
+        print(f"ludo-bot: {e}", file=sys.stderr)
+        return 2
+    store.close()
     print(
         "ludo-bot: no chat platform is configured yet: set TELEGRAM_TOKEN or DISCORD_TOKEN "
         "(the chat adapters are not part of this version)",

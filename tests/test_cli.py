@@ -217,3 +217,35 @@ def test_render_illegal_record_names_the_action(tmp_path: Path) -> None:
     done = ludo_bot("render", "-", "-o", str(tmp_path / "b.png"), stdin=json.dumps(bad))
     assert done.returncode == 1
     assert done.stderr.strip() == "action 3: piece 2 is in the base: it needs a 6 to come out"
+
+
+def test_run_reports_a_broken_setting_in_one_line(tmp_path: Path) -> None:
+    import os
+
+    env = dict(os.environ, LUDO_TURN_SECONDS="soon", LUDO_DATABASE=str(tmp_path / "x.db"))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "run"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "ludo-bot: LUDO_TURN_SECONDS must be a whole number, not 'soon'"
+
+
+def test_run_reports_an_unusable_database_in_one_line(tmp_path: Path) -> None:
+    import os
+
+    env = dict(os.environ, LUDO_DATABASE=str(tmp_path / "missing" / "x.db"))
+    env.pop("REDIS_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "run"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert "missing" in done.stderr
