@@ -29,10 +29,11 @@ from __future__ import annotations
 import random
 
 from engine import GameState, Move
+from engine.board import COLOUR_INDEX, HOME, LAST_TRACK
+from engine.board import TRACK_SQUARES as TRACK
 
-TRACK = 52
-LAST_TRACK = 51
-HOME = 57
+# The weights below were tuned with bench/ai.py (one heuristic seat against
+# three random movers, 4000 games per trial).
 
 #: the score of leaving the base (besides the one square of progress)
 ENTER = 20.0
@@ -53,8 +54,8 @@ RISK = 1.0
 COLUMN_PROGRESS = 0.4
 #: per opponent piece held behind a blockade within reach
 BLOCKADE = 2.0
-#: per square the moving piece has walked (positive: advance the leaders)
-LEAD = 0.0
+#: per square the moving piece has walked (advance the leaders), by rule set
+LEAD: dict[str, float] = {"classic": 0.15, "tower": 0.2, "italian": 0.1, "super": 0.0}
 #: per lone opponent piece 1..6 squares ahead of the landing square
 THREATEN = 1.0
 
@@ -81,53 +82,95 @@ class HeuristicPlayer:
 
 def score_moves(state: GameState, moves: list[Move]) -> list[float]:
     """The heuristic score of each of ``moves`` (legal moves of ``state``)."""
-    o = state.options
-    c = state.cur
-    pos = state.pos
-    occ = state.occ
-    stacking = o.stacking
-    blocks = stacking != "free"
-    safe_starts = o.safe_starts
-    safe_stars = o.safe_stars
-    # coming out of the base captures a lone piece on the start square
-    exit_captures = stacking == "barrier" or not safe_starts
-    exit_chance = len(o.exit_rolls) / 6.0
-    reach = 12 if o.six_extra_turn else 6
-    partner = (c + 2) % 4 if o.teams else -1
-    enemy = [False, False, False, False]
-    for x in state.seats:
-        if x != c and x != partner:
-            enemy[x] = True
-    mine = pos[c]
-    capture_value = (
-        CAPTURE
-        + (EXTRA_ROLL if o.capture_extra_turn else 0.0)
-        + BONUS_SQUARE * o.capture_bonus
-    )
-    home_value = (
-        REACH_HOME + (EXTRA_ROLL if o.home_extra_turn else 0.0) + BONUS_SQUARE * o.home_bonus
+    view = _View(state, state.cur)
+    return [view.score(m) for m in moves]
+
+
+def danger(state: GameState, colour: str, progress: int) -> float:
+    """The chance that a lone piece of ``colour`` at ``progress`` is hit next round.
+
+    0 off the main track (base, home column, home) and on squares the rule set
+    protects.  Partners (italian teams) are no danger.
+    """
+    if not 1 <= progress <= LAST_TRACK:
+        return 0.0
+    c = COLOUR_INDEX[colour]
+    return _View(state, c).hit_chance((13 * c + progress - 1) % TRACK, -1, -1)
+
+
+class _View:
+    """The position seen by colour ``c``: who is an enemy, what is safe."""
+
+    __slots__ = (
+        "blocks",
+        "c",
+        "capture_value",
+        "enemy",
+        "exit_captures",
+        "exit_chance",
+        "home_value",
+        "lead",
+        "occ",
+        "pos",
+        "reach",
+        "safe_stars",
+        "safe_starts",
     )
 
-    def hit_chance(key: int, skip: int) -> float:
-        """The chance an opponent hits a lone own piece on track square ``key``.
+    def __init__(self, state: GameState, c: int) -> None:
+        o = state.options
+        self.c = c
+        self.pos = state.pos
+        self.occ = state.occ
+        self.blocks = o.stacking != "free"
+        self.safe_starts = o.safe_starts
+        self.safe_stars = o.safe_stars
+        # coming out of the base captures a lone piece on the start square
+        self.exit_captures = o.stacking == "barrier" or not o.safe_starts
+        self.exit_chance = len(o.exit_rolls) / 6.0
+        # a 6 rolls again: 7..12 squares behind is danger too (a sixth as likely)
+        self.reach = 12 if o.six_extra_turn else 6
+        partner = (c + 2) % 4 if o.teams else -1
+        enemy = [False, False, False, False]
+        for x in state.seats:
+            if x != c and x != partner:
+                enemy[x] = True
+        self.enemy = enemy
+        self.lead = LEAD.get(o.name, 0.1)
+        self.capture_value = (
+            CAPTURE + (EXTRA_ROLL if o.capture_extra_turn else 0.0) + BONUS_SQUARE * o.capture_bonus
+        )
+        self.home_value = (
+            REACH_HOME + (EXTRA_ROLL if o.home_extra_turn else 0.0) + BONUS_SQUARE * o.home_bonus
+        )
 
-        ``skip`` is the code of a piece that will have left (it breaks no block).
+    def hit_chance(self, key: int, skip: int, emptied: int) -> float:
+        """The chance an enemy hits a lone piece of ours on track square ``key``.
+
+        ``skip`` is the code of a piece that will have left its square (it
+        breaks no block); ``emptied`` a colour that will have a piece in its
+        base (a victim of the move), or -1.
         """
+        enemy = self.enemy
+        pos = self.pos
         r = key % 13
         landing = True
         base = -1
         if r == 0:
             sc = key // 13
-            if safe_starts:
+            if self.safe_starts:
                 landing = False
-            if exit_captures and enemy[sc] and 0 in pos[sc]:
+            if self.exit_captures and enemy[sc] and (sc == emptied or 0 in pos[sc]):
                 base = sc
-        elif r == 8 and safe_stars:
+            if not landing and base < 0:
+                return 0.0
+        elif r == 8 and self.safe_stars:
             return 0.0
         masks = [0, 0, 0, 0]
         if landing:
-            j = 1
-            while j <= reach:
+            occ = self.occ
+            blocks = self.blocks
+            for j in range(1, self.reach + 1):
                 sq = key - j
                 if sq < 0:
                     sq += TRACK
@@ -144,22 +187,24 @@ def score_moves(state: GameState, moves: list[Move]) -> list[float]:
                         and skip != here[0]
                         and skip != here[1]
                     ):
-                        break
-                j += 1
+                        break  # nobody behind a tower or barrier gets past it
         miss = 1.0
         for oc in range(4):
             m = masks[oc]
             if m or oc == base:
+                # each distance 1..6 is one die face; 7..12 needs a 6 first
                 p = (m & 0x7E).bit_count() / 6.0 + (m >> 7).bit_count() / 36.0
                 if oc == base:
-                    p += exit_chance
+                    p += self.exit_chance
                 if p >= 1.0:
                     return 1.0
                 miss *= 1.0 - p
         return 1.0 - miss
 
-    def lone_targets(key: int, progress: int, skip: int) -> int:
-        """Lone opponent pieces 1..6 squares ahead of ``key`` that could be hit."""
+    def lone_targets(self, key: int, progress: int, skip: int) -> int:
+        """Lone enemy pieces 1..6 squares ahead of ``key`` that a piece there could hit."""
+        enemy = self.enemy
+        occ = self.occ
         n = 0
         for j in range(1, min(6, LAST_TRACK - progress) + 1):
             sq = key + j
@@ -168,17 +213,27 @@ def score_moves(state: GameState, moves: list[Move]) -> list[float]:
             here = occ.get(sq)
             if here:
                 if len(here) == 1:
-                    code = here[0]
-                    oc = code >> 3
                     r = sq % 13
-                    if enemy[oc] and not (r == 0 and safe_starts) and not (r == 8 and safe_stars):
+                    if (
+                        enemy[here[0] >> 3]
+                        and not (r == 0 and self.safe_starts)
+                        and not (r == 8 and self.safe_stars)
+                    ):
                         n += 1
-                elif blocks and len(here) == 2 and here[0] >> 3 == here[1] >> 3 and skip not in here:
+                elif (
+                    self.blocks
+                    and len(here) == 2
+                    and here[0] >> 3 == here[1] >> 3
+                    and skip not in here
+                ):
                     break
         return n
 
-    def held(key: int) -> int:
-        """Opponent pieces 1..6 squares behind track square ``key`` (held by a block there)."""
+    def held(self, key: int) -> int:
+        """Enemy pieces 1..6 squares behind track square ``key`` (a block there holds them)."""
+        enemy = self.enemy
+        pos = self.pos
+        occ = self.occ
         n = 0
         for j in range(1, 7):
             sq = key - j
@@ -192,61 +247,50 @@ def score_moves(state: GameState, moves: list[Move]) -> list[float]:
                         n += 1
         return n
 
-    out: list[float] = []
-    for m in moves:
+    def score(self, m: Move) -> float:
+        c = self.c
+        mine = self.pos[c]
+        occ = self.occ
         frm = m.frm
         to = m.to
         code = c * 8 + m.piece
-        score = 0.0
-        # progress
+        # progress, slower inside the home column (safe already)
         if frm > LAST_TRACK:
-            score += (to - frm) * COLUMN_PROGRESS
+            score = (to - frm) * COLUMN_PROGRESS
         elif to > LAST_TRACK:
-            score += (LAST_TRACK - frm) + (to - LAST_TRACK) * COLUMN_PROGRESS
+            score = (LAST_TRACK - frm) + (to - LAST_TRACK) * COLUMN_PROGRESS + self.lead * frm
         else:
-            score += to - frm
+            score = to - frm + self.lead * frm
         if m.enter:
             score += ENTER
         if to == HOME:
-            score += home_value
+            score += self.home_value
+        victim = -1
         if m.captures is not None:
-            victim = pos[COLOUR_NUMBER[m.captures[0]]][m.captures[1]]
-            score += capture_value + CAPTURE_PROGRESS * victim
-        if frm <= LAST_TRACK:
-            score += LEAD * frm
-        # risk where the piece stands now, and what leaving does to a companion
+            victim = COLOUR_INDEX[m.captures[0]]
+            score += self.capture_value + CAPTURE_PROGRESS * self.pos[victim][m.captures[1]]
+        # the risk where the piece stands now, and a companion it leaves alone
         if 1 <= frm <= LAST_TRACK:
             kf = (13 * c + frm - 1) % TRACK
             here = occ[kf]
             n = len(here)
             if n == 1:
-                score += RISK * hit_chance(kf, -1) * (frm + LOSS)
+                score += RISK * self.hit_chance(kf, -1, -1) * (frm + LOSS)
             elif n == 2:
                 other = here[0] if here[1] == code else here[1]
                 if other >> 3 == c:
-                    # the companion is left alone
-                    op = mine[other & 7]
-                    score -= RISK * hit_chance(kf, code) * (op + LOSS)
-                    if blocks:
-                        score -= BLOCKADE * held(kf)
-        # risk where it lands, and the companion it covers
+                    score -= RISK * self.hit_chance(kf, code, -1) * (mine[other & 7] + LOSS)
+                    if self.blocks:
+                        score -= BLOCKADE * self.held(kf)
+        # the risk where it lands, and a lone companion it covers there
         if 1 <= to <= LAST_TRACK:
             kt = (13 * c + to - 1) % TRACK
             here_t = occ.get(kt)
-            n = len(here_t) if here_t else 0
-            if m.captures is not None:
-                n -= 1
-            if n == 0:
-                score -= RISK * hit_chance(kt, code) * (to + LOSS)
-            elif n == 1 and here_t is not None and m.captures is None:
-                other = here_t[0]
-                if other >> 3 == c:
-                    score += RISK * hit_chance(kt, -1) * (mine[other & 7] + LOSS)
-                    if blocks:
-                        score += BLOCKADE * held(kt)
-            score += THREATEN * lone_targets(kt, to, code)
-        out.append(score)
-    return out
-
-
-COLOUR_NUMBER = {"red": 0, "green": 1, "yellow": 2, "blue": 3}
+            if not here_t or victim >= 0:
+                score -= RISK * self.hit_chance(kt, code, victim) * (to + LOSS)
+            elif len(here_t) == 1 and here_t[0] >> 3 == c:
+                score += RISK * self.hit_chance(kt, -1, -1) * (mine[here_t[0] & 7] + LOSS)
+                if self.blocks:
+                    score += BLOCKADE * self.held(kt)
+            score += THREATEN * self.lone_targets(kt, to, code)
+        return score
