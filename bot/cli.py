@@ -30,8 +30,9 @@ from renderer import render_board, render_standings
 from renderer.board import DEFAULT_SIZE
 from renderer.theme import THEMES
 
+from .ai import HeuristicPlayer
 from .narrate import describe, describe_move, where
-from .players import RandomPlayer
+from .players import Policy, RandomPlayer
 from .simulate import simulate
 
 
@@ -69,12 +70,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     try:
+        rng = random.Random(args.seed)
+        policy: Policy = HeuristicPlayer(rng) if args.policy == "heuristic" else RandomPlayer(rng)
         result = simulate(
             args.rules,
             args.games,
             seed=args.seed,
             players=args.players,
             options=_options(args.options),
+            policy=policy,
         )
     except LudoError as e:
         print(f"ludo-bot: {e}", file=sys.stderr)
@@ -111,7 +115,7 @@ def cmd_play(
     images = None if args.no_images else Path(args.images or tempfile.mkdtemp(prefix="ludo-"))
     if images is not None:
         images.mkdir(parents=True, exist_ok=True)
-    computer = RandomPlayer(rng)
+    computer = HeuristicPlayer(rng)
     print(f"{state.rules} Ludo: {', '.join(state.players)}; {state.turn} starts.", file=out)
     if images is not None:
         print(f"board images: {images}/ (one per move)", file=out)
@@ -289,6 +293,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many computer games and print figures as JSON")
     common(p, None)
     p.add_argument("--games", type=int, default=100)
+    p.add_argument(
+        "--policy",
+        choices=("heuristic", "random"),
+        default="heuristic",
+        help="how the computer players choose (default: heuristic)",
+    )
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play a game in the terminal")
