@@ -256,22 +256,33 @@ def _ask(state: Any, moves: list[Any], stdin: TextIO, out: TextIO) -> int | None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .config import ConfigError, load_settings
-    from .store import StoreError, open_store
+    import asyncio
+    import logging
 
+    from .config import ConfigError, load_settings
+    from .runner import NoPlatform, serve
+    from .store import StoreError, open_store
+    from .telegram_adapter import AdapterError
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    for noisy in ("httpx", "telegram", "apscheduler"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         settings = load_settings()
         store = open_store(settings.redis_url, settings.database, settings.game_ttl)
     except (ConfigError, StoreError) as e:
         print(f"ludo-bot: {e}", file=sys.stderr)
         return 2
-    store.close()
-    print(
-        "ludo-bot: no chat platform is configured yet: set TELEGRAM_TOKEN or DISCORD_TOKEN "
-        "(the chat adapters are not part of this version)",
-        file=sys.stderr,
-    )
-    return 2
+    try:
+        asyncio.run(serve(settings, store))
+    except (NoPlatform, AdapterError, StoreError) as e:
+        print(f"ludo-bot: {e}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

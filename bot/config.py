@@ -23,6 +23,14 @@ class Settings:
     turn_seconds: int = 120
     #: board image width in pixels
     image_size: int = 600
+    #: Telegram: the bot token, and where the Bot API is (a self-hosted server, a test fake)
+    telegram_token: str | None = None
+    telegram_api_url: str | None = None
+    #: Telegram webhook mode (several workers behind one URL); None: long polling
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = 8443
+    telegram_webhook_secret: str | None = None
 
     @property
     def game_ttl(self) -> float:
@@ -56,7 +64,26 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     turn = int(_number(env, "LUDO_TURN_SECONDS", 120, 0, 24 * 3600, whole=True))
     if 0 < turn < 10:
         raise ConfigError(f"LUDO_TURN_SECONDS must be 0 (off) or at least 10, not {turn}")
+    webhook = env.get("TELEGRAM_WEBHOOK_URL", "").strip() or None
+    if webhook is not None and not webhook.startswith("https://"):
+        raise ConfigError(f"TELEGRAM_WEBHOOK_URL must be an https:// address, not {webhook!r}")
+    secret = env.get("TELEGRAM_WEBHOOK_SECRET", "").strip() or None
+    if secret is not None and not all(c.isalnum() or c in "_-" for c in secret):
+        raise ConfigError("TELEGRAM_WEBHOOK_SECRET may hold only letters, digits, _ and -")
+    if secret is not None and not 1 <= len(secret) <= 256:
+        raise ConfigError("TELEGRAM_WEBHOOK_SECRET must be 1 to 256 characters long")
+    api_url = env.get("TELEGRAM_API_URL", "").strip() or None
+    if api_url is not None and not api_url.startswith(("http://", "https://")):
+        raise ConfigError(f"TELEGRAM_API_URL must start with http:// or https://, not {api_url!r}")
     return Settings(
+        telegram_token=env.get("TELEGRAM_TOKEN", "").strip() or None,
+        telegram_api_url=api_url,
+        telegram_webhook_url=webhook,
+        telegram_webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "").strip() or "0.0.0.0",
+        telegram_webhook_port=int(
+            _number(env, "TELEGRAM_WEBHOOK_PORT", 8443, 1, 65535, whole=True)
+        ),
+        telegram_webhook_secret=secret,
         redis_url=redis_url,
         database=env.get("LUDO_DATABASE", "").strip() or "ludo.sqlite3",
         game_ttl_days=_number(env, "LUDO_GAME_TTL_DAYS", 14.0, 0.01, 3650),

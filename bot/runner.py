@@ -1,0 +1,102 @@
+"""``ludo-bot run``: the configured chat platforms and the turn timers, in one process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Sequence
+from typing import Protocol
+
+from .config import Settings
+from .replies import Reply
+from .service import GameService
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+#: how often the turn timers are looked at, in seconds
+TIMER_TICK = 1.0
+
+
+class Adapter(Protocol):
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def owns(self, channel: str | None) -> bool: ...
+
+    async def deliver(self, reply: Reply) -> None: ...
+
+
+class NoPlatform(Exception):
+    """No chat platform is configured."""
+
+
+def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
+    adapters: list[Adapter] = []
+    if settings.telegram_token:
+        from .telegram_adapter import TelegramAdapter, WebhookSettings
+
+        webhook = None
+        if settings.telegram_webhook_url:
+            webhook = WebhookSettings(
+                url=settings.telegram_webhook_url,
+                listen=settings.telegram_webhook_listen,
+                port=settings.telegram_webhook_port,
+                secret=settings.telegram_webhook_secret,
+            )
+        adapters.append(
+            TelegramAdapter(
+                service, settings.telegram_token, api_url=settings.telegram_api_url, webhook=webhook
+            )
+        )
+    if not adapters:
+        raise NoPlatform("no chat platform is configured: set TELEGRAM_TOKEN (or DISCORD_TOKEN)")
+    return adapters
+
+
+async def run_timers(
+    service: GameService, adapters: Sequence[Adapter], stop: asyncio.Event, tick: float = TIMER_TICK
+) -> None:
+    """Fire the due turn timers and post what happened, until ``stop`` is set."""
+    while not stop.is_set():
+        try:
+            replies = await asyncio.to_thread(service.fire_due)
+        except Exception:  # a store hiccup must not stop the timers for good
+            log.exception("turn timers failed; trying again")
+            replies = []
+        for reply in replies:
+            for adapter in adapters:
+                if adapter.owns(reply.channel):
+                    try:
+                        await adapter.deliver(reply)
+                    except Exception:
+                        log.exception("could not post a timer reply in %s", reply.channel)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), tick)
+
+
+async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = None) -> None:
+    """Run until SIGINT/SIGTERM (or ``stop`` is set).  Adapter errors propagate at start."""
+    service = GameService(
+        store, default_timer=settings.turn_seconds, image_size=settings.image_size
+    )
+    adapters = build_adapters(settings, service)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    started: list[Adapter] = []
+    try:
+        for adapter in adapters:
+            await adapter.start()
+            started.append(adapter)
+        log.info("ludo-bot is running (%d platform(s))", len(started))
+        await run_timers(service, started, stop)
+    finally:
+        for adapter in reversed(started):
+            with contextlib.suppress(Exception):
+                await adapter.stop()
