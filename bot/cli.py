@@ -260,6 +260,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     import logging
 
     from .config import ConfigError, load_settings
+    from .discord_adapter import AdapterError as DiscordError
     from .runner import NoPlatform, serve
     from .store import StoreError, open_store
     from .telegram_adapter import AdapterError
@@ -267,7 +268,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    for noisy in ("httpx", "telegram", "apscheduler"):
+    for noisy in ("httpx", "telegram", "apscheduler", "discord"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         settings = load_settings()
@@ -277,7 +278,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     try:
         asyncio.run(serve(settings, store))
-    except (NoPlatform, AdapterError, StoreError) as e:
+    except (NoPlatform, AdapterError, DiscordError, StoreError) as e:
         print(f"ludo-bot: {e}", file=sys.stderr)
         return 2
     finally:

@@ -31,6 +31,15 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str | None = None
+    #: Discord: the bot token, a guild to sync the commands to while developing
+    discord_token: str | None = None
+    discord_guild_id: int | None = None
+    #: sharding: the total shard count and the shards this process runs (None: automatic)
+    discord_shard_count: int | None = None
+    discord_shard_ids: tuple[int, ...] | None = None
+    #: where Discord is (a REST proxy, a test fake); None: discord.com
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
 
     @property
     def game_ttl(self) -> float:
@@ -75,7 +84,42 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     api_url = env.get("TELEGRAM_API_URL", "").strip() or None
     if api_url is not None and not api_url.startswith(("http://", "https://")):
         raise ConfigError(f"TELEGRAM_API_URL must start with http:// or https://, not {api_url!r}")
+    guild = env.get("DISCORD_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild!r}")
+    shard_count = env.get("DISCORD_SHARD_COUNT", "").strip()
+    count = (
+        int(_number(env, "DISCORD_SHARD_COUNT", 1, 1, 100_000, whole=True)) if shard_count else None
+    )
+    ids_raw = env.get("DISCORD_SHARD_IDS", "").strip()
+    shard_ids: tuple[int, ...] | None = None
+    if ids_raw:
+        if count is None:
+            raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+        try:
+            shard_ids = tuple(int(x) for x in ids_raw.replace(" ", "").split(","))
+        except ValueError:
+            raise ConfigError(
+                f"DISCORD_SHARD_IDS must be shard numbers separated by commas, not {ids_raw!r}"
+            ) from None
+        bad = [i for i in shard_ids if not 0 <= i < count]
+        if bad:
+            raise ConfigError(f"DISCORD_SHARD_IDS: shard {bad[0]} is not in 0..{count - 1}")
+    dc_api = env.get("DISCORD_API_BASE", "").strip() or None
+    if dc_api is not None and not dc_api.startswith(("http://", "https://")):
+        raise ConfigError(f"DISCORD_API_BASE must start with http:// or https://, not {dc_api!r}")
+    dc_gateway = env.get("DISCORD_GATEWAY_URL", "").strip() or None
+    if dc_gateway is not None and not dc_gateway.startswith(("ws://", "wss://")):
+        raise ConfigError(
+            f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {dc_gateway!r}"
+        )
     return Settings(
+        discord_token=env.get("DISCORD_TOKEN", "").strip() or None,
+        discord_guild_id=int(guild) if guild else None,
+        discord_shard_count=count,
+        discord_shard_ids=shard_ids,
+        discord_api_base=dc_api,
+        discord_gateway_url=dc_gateway,
         telegram_token=env.get("TELEGRAM_TOKEN", "").strip() or None,
         telegram_api_url=api_url,
         telegram_webhook_url=webhook,

@@ -52,8 +52,24 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
                 service, settings.telegram_token, api_url=settings.telegram_api_url, webhook=webhook
             )
         )
+    if settings.discord_token:
+        from .discord_adapter import DiscordAdapter, DiscordSettings
+
+        adapters.append(
+            DiscordAdapter(
+                service,
+                DiscordSettings(
+                    token=settings.discord_token,
+                    guild_id=settings.discord_guild_id,
+                    shard_count=settings.discord_shard_count,
+                    shard_ids=settings.discord_shard_ids,
+                    api_base=settings.discord_api_base,
+                    gateway_url=settings.discord_gateway_url,
+                ),
+            )
+        )
     if not adapters:
-        raise NoPlatform("no chat platform is configured: set TELEGRAM_TOKEN (or DISCORD_TOKEN)")
+        raise NoPlatform("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
     return adapters
 
 
