@@ -48,12 +48,12 @@ RULES_TEXT = {
 
 MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     # lobby
-    "lobby.opened": "{host} opened a game of {rules} Ludo ({count}/{max} seated: {players}). "
-    "Press Join to play; {host} presses Start.",
-    "lobby.joined": "{who} joined ({count}/{max}: {players}).",
-    "lobby.left": "{who} left the lobby ({count}/{max}: {players}).",
-    "lobby.computer_added": "A computer player sat down ({count}/{max}: {players}).",
-    "lobby.computer_removed": "A computer player left ({count}/{max}: {players}).",
+    "lobby.opened": "{host} opened a game of {rules} Ludo. Press Join to play; "
+    "{host} presses Start.",
+    "lobby.joined": "{who} joined.",
+    "lobby.left": "{who} left the lobby.",
+    "lobby.computer_added": "A computer player sat down.",
+    "lobby.computer_removed": "A computer player left.",
     "lobby.computer_filled": "A computer player takes an empty seat.",
     "lobby.closed_empty": "{who} left and nobody is seated: the game is closed.",
     "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}).",
@@ -136,7 +136,7 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "refuse.roll_first": "Roll the die first.",
     "refuse.no_such_piece": "There is no piece {piece}.",
     "refuse.illegal_move": "You cannot move that: {why}.",
-    "refuse.outdated": "This button is outdated: here is the current board.",
+    "refuse.outdated": "This button is outdated: use the buttons of the latest board.",
     "refuse.bad_button": "That button does not belong to a game here.",
     "refuse.only_creator_ends": "Only {host} or a moderator can end the game.",
     "refuse.busy": "The game is busy; please try again.",

@@ -133,8 +133,7 @@ class GameService:
             return self._refuse(Refusal("refuse.game_running"), channel)
         game.rev = 1
         return self._dress(
-            game,
-            _Outcome([Text("lobby.opened", self._lobby_params(game))], board=False, mention=False),
+            game, self._lobby_outcome(game, Text("lobby.opened", self._lobby_params(game)))
         )
 
     def join(self, channel: str, user: User, *, version: int | None = None) -> Reply:
@@ -146,7 +145,7 @@ class GameService:
                 raise Refusal("refuse.full")
             game.seats.append(Seat(user))
             return _Outcome(
-                [Text("lobby.joined", {"who": user.name} | self._lobby_params(game))],
+                [Text("lobby.joined", {"who": user.name}), self._lobby_status(game)],
                 board=False,
                 mention=False,
             )
@@ -161,7 +160,7 @@ class GameService:
                 raise Refusal("refuse.full")
             game.seats.append(Seat(None))
             return _Outcome(
-                [Text("lobby.computer_added", self._lobby_params(game))], board=False, mention=False
+                [Text("lobby.computer_added"), self._lobby_status(game)], board=False, mention=False
             )
 
         return self._run(channel, op)
@@ -177,7 +176,7 @@ class GameService:
             else:
                 raise Refusal("refuse.no_computer")
             return _Outcome(
-                [Text("lobby.computer_removed", self._lobby_params(game))],
+                [Text("lobby.computer_removed"), self._lobby_status(game)],
                 board=False,
                 mention=False,
             )
@@ -198,7 +197,7 @@ class GameService:
                 if user.same(game.creator):
                     game.creator = game.humans[0].user  # type: ignore[assignment]
                 return _Outcome(
-                    [Text("lobby.left", {"who": user.name} | self._lobby_params(game))],
+                    [Text("lobby.left", {"who": user.name}), self._lobby_status(game)],
                     board=False,
                     mention=False,
                 )
@@ -547,6 +546,13 @@ class GameService:
             if self.store.save(game_id, game.to_bytes(), stored.rev):
                 return
 
+    def get(self, game_id: str) -> Game | None:
+        """The game ``game_id``, read-only, finished or not (None if gone or unreadable)."""
+        try:
+            return self._load(game_id)
+        except Refusal:
+            return None
+
     def game_in(self, channel: str) -> Game | None:
         """The game bound to ``channel``, read-only (None if none or unreadable)."""
         game_id = self.store.channel_game(channel)
@@ -726,6 +732,12 @@ class GameService:
             "max": opts.max_players,
             "timer": game.timer,
         }
+
+    def _lobby_status(self, game: Game) -> Text:
+        return Text("lobby.status", self._lobby_params(game))
+
+    def _lobby_outcome(self, game: Game, first: Text) -> _Outcome:
+        return _Outcome([first, self._lobby_status(game)], board=False, mention=False)
 
     def _narrate(self, game: Game, events: list[Event]) -> list[Text]:
         out: list[Text] = []

@@ -114,10 +114,10 @@ def mention(user: User) -> str:
     return f'<a href="tg://user?id={html.escape(user.id)}">{html.escape(user.name)}</a>'
 
 
-def caption_of(reply: Reply, limit: int = CAPTION_LIMIT) -> str:
+def caption_of(reply: Reply, limit: int = CAPTION_LIMIT, *, links: bool = True) -> str:
     """The reply's lines as HTML, the player on turn mentioned, cut to ``limit``."""
     lines = []
-    people = {u.name: u for u in reply.mention}
+    people = {u.name: u for u in reply.mention} if links else {}
     for t in reply.lines:
         if t.key.startswith("turn.") and t.params.get("who") in people:
             who = people[t.params["who"]]
@@ -132,7 +132,15 @@ def caption_of(reply: Reply, limit: int = CAPTION_LIMIT) -> str:
         lines = lines[1:] if lines[0] != "…" else lines[2:]
         lines.insert(0, "…")
         text = "\n".join(lines)
-    return text[:limit]
+    if len(text) <= limit:
+        return text
+    if links:  # one line too long even alone: no link, so a cut cannot break a tag
+        return caption_of(reply, limit, links=False)
+    cut = text[:limit]
+    amp = cut.rfind("&")
+    if amp > cut.rfind(";"):  # never leave half an entity like "&am"
+        cut = cut[:amp]
+    return cut
 
 
 def keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
@@ -212,6 +220,8 @@ class TelegramAdapter:
             )
         )
         self.app = builder.build()
+        #: one publisher per chat at a time (not game state: only ordering of our own calls)
+        self._locks: dict[str, asyncio.Lock] = {}
         self.app.add_handler(CommandHandler("start", self.cmd_start))
         self.app.add_handler(CommandHandler("help", self.cmd_help))
         self.app.add_handler(CommandHandler("ludo", self.cmd_ludo))
@@ -231,8 +241,12 @@ class TelegramAdapter:
         """Connect (checking the token), register the commands, start receiving updates."""
         try:
             await self.app.initialize()
-        except InvalidToken as e:
-            raise AdapterError(f"Telegram refused TELEGRAM_TOKEN: {e.message}") from None
+        except InvalidToken:
+            # never echo the token itself: logs get shared
+            raise AdapterError(
+                "Telegram refused TELEGRAM_TOKEN: check the token @BotFather gave you "
+                "(and TELEGRAM_API_URL, if set)"
+            ) from None
         except NetworkError as e:
             raise AdapterError(f"cannot reach the Telegram Bot API: {e.message}") from None
         await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
@@ -397,9 +411,12 @@ class TelegramAdapter:
         reply = await self._call(self.service.press, channel, user, data)
         if reply.refused:
             await query.answer(_toast(reply))
-            if reply.lines[0].key == "refuse.outdated":
-                # tidy the stale message: its buttons cannot work any more
-                await self._quietly(message.edit_reply_markup(reply_markup=None))
+            if reply.lines[0].key == "refuse.outdated" and reply.game_id:
+                # tidy a stale message (not the current board, whose buttons work)
+                game = await self._call(self.service.get, reply.game_id)
+                current = game.meta.get("tg_board") if game is not None else None
+                if current != message.message_id:
+                    await self._quietly(message.edit_reply_markup(reply_markup=None))
             return
         await query.answer()
         await self._publish(reply, pressed=message)
@@ -415,14 +432,46 @@ class TelegramAdapter:
     async def _publish(
         self, reply: Reply, pressed: Message | None = None, fresh: bool = False
     ) -> None:
-        """Show a public reply: the board edited in place or sent anew, or the lobby text."""
+        """Show a public reply: the board edited in place or sent anew, or the lobby text.
+
+        One chat at a time (replies computed concurrently land in order), and a
+        reply older than what the chat already shows is not shown over it.
+        """
         if not reply.channel or not self.owns(reply.channel):
             return
-        game = await self._call(self.service.game_in, reply.channel) if reply.game_id else None
+        lock = self._locks.setdefault(reply.channel, asyncio.Lock())
+        async with lock:
+            await self._publish_locked(reply, fresh)
+
+    async def _publish_locked(self, reply: Reply, fresh: bool) -> None:
+        assert reply.channel is not None
+        game = await self._call(self.service.get, reply.game_id) if reply.game_id else None
         meta = dict(game.meta) if game is not None else {}
+        if (
+            reply.version is not None
+            and reply.image is not None
+            and not fresh
+            and int(meta.get("tg_ver", 0)) > reply.version
+        ):
+            return  # a newer board is up already
+        if reply.finished:
+            # the game is over: no button of it works any more
+            for key in ("tg_board", "tg_lobby"):
+                if meta.get(key):
+                    await self._strip_buttons(reply.channel, int(meta[key]))
+            meta.pop("tg_board", None)
+            meta.pop("tg_lobby", None)
         if reply.image is None:
             if reply.game_id and not reply.finished and reply.buttons and "tg_board" not in meta:
-                # the lobby: one message, edited as people join
+                # the lobby: one message, edited as people join; always the seats as they are now
+                status = await self._call(self.service.status, reply.channel)
+                if (
+                    status.lines
+                    and status.lines[0].key == "lobby.status"
+                    and reply.lines
+                    and reply.lines[-1].key == "lobby.status"
+                ):
+                    reply.lines[-1] = status.lines[0]
                 lobby = meta.get("tg_lobby")
                 if lobby and await self._edit_lobby(reply, lobby):
                     return
@@ -445,14 +494,20 @@ class TelegramAdapter:
         )
         # the same player goes on: edit the board in place (no new notification needed)
         if same_player and board and await self._edit_board(reply, int(board)):
+            if reply.game_id:
+                await self._call(self.service.set_meta, reply.game_id, tg_ver=reply.version or 0)
             return
         # the buttons of the message before this one are outdated now
-        if board or meta.get("tg_lobby"):
-            await self._strip_buttons(reply.channel, board or meta["tg_lobby"])
+        if not reply.finished and (board or meta.get("tg_lobby")):
+            await self._strip_buttons(reply.channel, int(board or meta["tg_lobby"]))
         sent = await self._send_photo(reply)
         if sent is not None and reply.game_id and not reply.finished:
             await self._call(
-                self.service.set_meta, reply.game_id, tg_board=sent.message_id, tg_turn=turn
+                self.service.set_meta,
+                reply.game_id,
+                tg_board=sent.message_id,
+                tg_turn=turn,
+                tg_ver=reply.version or 0,
             )
 
     async def _send_photo(self, reply: Reply) -> Message | None:

@@ -1,0 +1,946 @@
+"""The Telegram adapter end to end: the real python-telegram-bot ``Application``
+against a local fake Bot API server (:mod:`tests.fake_telegram`), over a real store.
+
+People act only the way Telegram lets them: they write commands and press
+the buttons of the messages the bot sent.  Nothing here sleeps blindly: a
+step waits until the bot fetched the update and finished handling it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import os
+import random
+import re
+import shutil
+import sys
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import EllipsisType
+from typing import Any
+
+import aiohttp
+import pytest
+
+import engine
+from bot.config import load_settings
+from bot.model import OVER, PLAYING, Game
+from bot.runner import build_adapters, run_timers
+from bot.service import GameService
+from bot.store import SqliteStore, Store
+from bot.telegram_adapter import COMMANDS, AdapterError, TelegramAdapter, WebhookSettings
+from renderer import render_standings
+from tests.fake_telegram import Call, FakeMessage, FakeTelegram, free_port, make_user, png_size
+from tests.service_helpers import Dice
+
+#: small boards keep the games quick; still real PNGs from the renderer
+IMAGE_SIZE = 300
+
+ANA = make_user(101, "Ana", "Silva", "ana")
+BEN = make_user(102, "Ben", username="benny")
+CID = make_user(103, "Cid", "Campeador")
+DEE = make_user(104, "Dee")
+
+PHOTO_CALLS = ("sendPhoto", "editMessageMedia")
+SENDING = ("sendMessage", "sendPhoto", "editMessageText", "editMessageMedia", "editMessageCaption")
+MENTION = re.compile(r'<a href="tg://user\?id=(\d+)">')
+
+
+def full_name(user: dict[str, Any]) -> str:
+    return " ".join(p for p in (user["first_name"], user.get("last_name")) if p)
+
+
+# --------------------------------------------------------------------------
+# fixtures and the driver
+
+
+@pytest.fixture(autouse=True)
+def no_logged_errors() -> Iterator[list[logging.LogRecord]]:
+    """Fail a test in which the bot or python-telegram-bot logged an error."""
+    errors: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            errors.append(record)
+
+    handler = Keep(logging.ERROR)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield errors
+    finally:
+        root.removeHandler(handler)
+    assert not errors, "errors were logged:\n" + "\n".join(
+        f"{r.name}: {r.getMessage()} {r.exc_info[1] if r.exc_info else ''}" for r in errors
+    )
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
+    """One SQLite store (the tests that are not about the store use only this one)."""
+    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@dataclass
+class Click:
+    """A button press and what the bot did about it."""
+
+    query_id: str
+    answer: Call
+    calls: list[Call]
+
+    @property
+    def toast(self) -> str | None:
+        text = self.answer.params.get("text")
+        return str(text) if text else None
+
+    @property
+    def photos(self) -> list[Call]:
+        return [c for c in self.calls if c.method in PHOTO_CALLS and c.ok]
+
+    def sent(self, *methods: str) -> list[Call]:
+        return [c for c in self.calls if c.method in methods]
+
+
+class Bot:
+    """A GameService and a TelegramAdapter on ``store``, talking to ``fake``."""
+
+    def __init__(
+        self, fake: FakeTelegram, store: Store, clock: Any, *, seed: int = 7, **adapter: Any
+    ) -> None:
+        self.fake = fake
+        self.store = store
+        self.service = GameService(
+            store, dice=Dice(seed), clock=clock, render=True, image_size=IMAGE_SIZE
+        )
+        adapter.setdefault("group_rate", 0)
+        adapter.setdefault("overall_rate", 0)
+        self.adapter = TelegramAdapter(self.service, fake.token, api_url=fake.url, **adapter)
+
+    async def settle(self, timeout: float = 15.0) -> None:
+        """Wait until every queued update was fetched and handled to the end."""
+        await self.fake.wait_for(self.fake.delivered, timeout, "the bot to fetch the updates")
+        await asyncio.wait_for(self.adapter.app.update_queue.join(), timeout)
+
+    async def say(
+        self, chat: dict[str, Any], user: dict[str, Any], text: str, thread: int | None = None
+    ) -> list[Call]:
+        mark = self.fake.mark()
+        self.fake.send_text(chat, user, text, thread)
+        await self.settle()
+        return self.fake.calls[mark:]
+
+    async def click(
+        self,
+        message: FakeMessage,
+        user: dict[str, Any],
+        data: str | None = None,
+        *,
+        label: str | None = None,
+    ) -> Click:
+        mark = self.fake.mark()
+        query_id = self.fake.press(message, user, data, label=label)
+        await self.settle()
+        answer = self.fake.answer_of(query_id)
+        assert answer is not None, f"the press of {data or label!r} was never answered"
+        return Click(query_id, answer, self.fake.calls[mark:])
+
+    def stored(self, game_id: str) -> bytes:
+        got = self.store.load(game_id)
+        assert got is not None
+        return got.data
+
+    def game(self, game_id: str) -> Game:
+        got = self.store.load(game_id)
+        assert got is not None
+        return Game.from_bytes(got.data, got.rev)
+
+
+@asynccontextmanager
+async def running(fake: FakeTelegram, store: Store, clock: Any, **kw: Any) -> AsyncIterator[Bot]:
+    bot = Bot(fake, store, clock, **kw)
+    await bot.adapter.start()
+    try:
+        yield bot
+    finally:
+        await bot.adapter.stop()
+
+
+def game_id_of(message: FakeMessage) -> str:
+    for b in message.buttons:
+        m = re.fullmatch(r"g:([0-9a-f]{8}):\d+:\w+", b.get("callback_data", ""))
+        if m:
+            return m.group(1)
+    raise AssertionError(f"no game button in message {message.message_id}")
+
+
+async def open_lobby(
+    bot: Bot,
+    chat: dict[str, Any],
+    host: dict[str, Any],
+    thread: int | None = None,
+    rules: str = "Classic",
+) -> FakeMessage:
+    """``/ludo``, then the rules chooser's button: the chooser becomes the lobby."""
+    calls = await bot.say(chat, host, "/ludo", thread)
+    sent = [c for c in calls if c.method == "sendMessage" and c.ok]
+    assert len(sent) == 1, calls
+    chooser = bot.fake.message(chat["id"], sent[0].message_id)
+    assert chooser.thread_id == thread
+    assert "rules" in chooser.text.lower()
+    click = await bot.click(chooser, host, label=rules)
+    assert click.toast is None
+    lobby = bot.fake.message(chat["id"], chooser.message_id)
+    assert "opened a game" in lobby.content, lobby.content
+    assert [b["text"] for b in lobby.buttons] == [
+        "Join",
+        "Leave",
+        "Add computer",
+        "Remove computer",
+        "Start",
+    ]
+    return lobby
+
+
+async def seat(
+    bot: Bot,
+    lobby: FakeMessage,
+    host: dict[str, Any],
+    joiners: Sequence[dict[str, Any]] = (),
+    computers: int = 0,
+) -> None:
+    """People press Join, the host presses Add computer: the lobby message is edited."""
+    for user in joiners:
+        click = await bot.click(lobby, user, label="Join")
+        assert click.toast is None
+        assert [c.method for c in click.calls if c.method in SENDING] == ["editMessageText"]
+        assert html.escape(full_name(user)) in click.sent("editMessageText")[0].params["text"]
+    for _ in range(computers):
+        click = await bot.click(lobby, host, label="Add computer")
+        assert click.toast is None
+        assert [c.method for c in click.calls if c.method in SENDING] == ["editMessageText"]
+
+
+async def start(bot: Bot, lobby: FakeMessage, host: dict[str, Any]) -> Click:
+    click = await bot.click(lobby, host, label="Start")
+    assert click.toast is None
+    assert len(click.photos) == 1 and click.photos[0].method == "sendPhoto", click.calls
+    # the lobby's buttons cannot work any more: gone
+    assert bot.fake.message(lobby.chat_id, lobby.message_id).keyboard == []
+    return click
+
+
+def on_turn(bot: Bot, game_id: str) -> str | None:
+    """The Telegram user id of the person on turn, from the store."""
+    game = bot.game(game_id)
+    seat = game.on_turn()
+    return seat.user.id if seat is not None and seat.user is not None else None
+
+
+async def play(
+    bot: Bot,
+    chat_id: int,
+    game_id: str,
+    people: dict[int, dict[str, Any]],
+    *,
+    presses: int,
+    rng: random.Random,
+    thread: int | EllipsisType | None = ...,
+) -> list[Click]:
+    """The person on turn presses Roll, or one of the piece buttons, ``presses`` times
+    (or until the game is over); every press is checked on the way."""
+    clicks: list[Click] = []
+    for _ in range(presses):
+        if bot.game(game_id).status != PLAYING:
+            break
+        board = bot.fake.latest(chat_id, thread, buttons=True, photo=True)
+        assert game_id_of(board) == game_id
+        mentioned = MENTION.findall(board.caption_html or "")
+        assert mentioned, f"nobody mentioned in {board.caption_html!r}"
+        user_id = int(mentioned[-1])
+        assert str(user_id) == on_turn(bot, game_id), "the caption mentions someone else"
+        labels = [b["text"] for b in board.buttons]
+        label = "Roll" if "Roll" in labels else rng.choice(labels)
+        click = await bot.click(board, people[user_id], label=label)
+        assert click.toast is None, click.toast
+        # one picture per press, whatever the computers did in between; no extra messages
+        assert len(click.photos) == 1, click.calls
+        assert not click.sent("sendMessage"), click.calls
+        photo = click.photos[0]
+        assert png_size(photo.photo or b"") is not None, "not a PNG"
+        caption = photo.caption or ""
+        game = bot.game(game_id)
+        if game.status == PLAYING:
+            turn = on_turn(bot, game_id)
+            if turn is not None:
+                assert f'<a href="tg://user?id={turn}">' in caption, caption
+        clicks.append(click)
+    return clicks
+
+
+def plain(caption_html: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", caption_html))
+
+
+# --------------------------------------------------------------------------
+# a whole game
+
+
+async def test_a_whole_game_in_a_group_by_buttons_only(
+    fake: FakeTelegram, store: Store, clock: Any
+) -> None:
+    group = fake.group("Friday Ludo")
+    people = {ANA["id"]: ANA, BEN["id"]: BEN}
+    async with running(fake, store, clock, seed=11) as bot:
+        # the commands are registered
+        assert fake.commands == [{"command": c, "description": d} for c, d in COMMANDS]
+        assert {"ludo", "join", "leave", "roll", "move", "board", "rules", "end", "help"} <= {
+            c["command"] for c in fake.commands
+        }
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN], computers=2)
+        lobby_now = fake.message(group["id"], lobby.message_id)
+        assert "Ana Silva" in lobby_now.text and "Ben" in lobby_now.text and "4/4" in lobby_now.text
+        first = await start(bot, lobby, ANA)
+        assert "begins" in plain(first.photos[0].caption or "")
+
+        clicks = await play(bot, group["id"], game_id, people, presses=800, rng=random.Random(5))
+        game = bot.game(game_id)
+        assert game.status == OVER, "the game did not end"
+
+        # every button press was answered, exactly once
+        assert set(fake.answered) == set(fake.queries)
+        assert len(fake.calls_of("answerCallbackQuery")) == len(fake.queries)
+
+        # computers' moves come summed up in the caption of one picture
+        captions = [plain(c.photos[0].caption or "") for c in clicks]
+        assert any(
+            sum("Computer (" in line for line in caption.splitlines()) >= 2 for caption in captions
+        ), "no caption sums up several computer moves"
+        photo_calls = fake.calls_of(*PHOTO_CALLS, ok=True)
+        assert len(photo_calls) == len(clicks) + 1  # the start, then one per press
+        assert not fake.calls_of("sendMessage", since=first.calls[0].n)
+
+        # the last picture is the standings
+        last = photo_calls[-1]
+        assert last.method == "sendPhoto"
+        assert "Game over" in plain(last.caption or ""), last.caption
+        assert game.state is not None and game.state.is_over
+        assert last.photo == render_standings(game.state, names=game.names(), size=IMAGE_SIZE)
+        standings = fake.latest(group["id"], photo=True)
+        assert standings.photo == last.photo and standings.keyboard == []
+
+        # the record in the store replays to the final position
+        assert engine.replay(game.record()) == game.state
+
+        # no message keeps buttons that cannot work any more; an old one gets a toast
+        assert not [m.message_id for m in fake.chat_messages(group["id"]) if m.keyboard]
+        old = fake.message(group["id"], first.photos[0].message_id)
+        before = bot.stored(game_id)
+        click = await bot.click(old, ANA, old.history[0].keyboard[0][0]["callback_data"])
+        assert click.toast and not click.sent(*SENDING)
+        assert bot.stored(game_id) == before
+
+    # nothing the bot sent was refused by the server (well-formed HTML, lengths...)
+    refused = [c for c in fake.calls_of(*SENDING) if not c.ok]
+    assert not refused, refused
+
+
+# --------------------------------------------------------------------------
+# a restart in the middle
+
+
+async def test_a_restart_in_the_middle_of_a_game_loses_nothing(
+    fake: FakeTelegram, store: Store, make_store: Any, clock: Any
+) -> None:
+    group = fake.group("Restarts")
+    people = {ANA["id"]: ANA, BEN["id"]: BEN}
+    async with running(fake, store, clock, seed=3) as bot:
+        calls = await bot.say(group, ANA, "/ludo classic")
+        lobby = fake.latest(group["id"], buttons=True)
+        assert [c.method for c in calls if c.method in SENDING] == ["sendMessage"]
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN], computers=1)
+        await start(bot, lobby, ANA)
+        await play(bot, group["id"], game_id, people, presses=4, rng=random.Random(1))
+        old = fake.latest(group["id"], buttons=True, photo=True)
+        before = bot.game(game_id)
+        assert before.status == PLAYING
+
+    # a new process: a new service and adapter over the same data
+    other = make_store()
+    async with running(fake, other, clock, seed=4) as bot2:
+        assert len(fake.calls_of("setMyCommands")) == 2
+        user = people[int(on_turn(bot2, game_id) or 0)]
+        label = "Roll" if "Roll" in [b["text"] for b in old.buttons] else old.buttons[0]["text"]
+        click = await bot2.click(old, user, label=label)
+        assert click.toast is None
+        assert len(click.photos) == 1
+        after = bot2.game(game_id)
+        assert after.version > before.version
+        assert len(after.actions) > len(before.actions)
+        # the game goes on from there
+        more = await play(bot2, group["id"], game_id, people, presses=4, rng=random.Random(2))
+        assert more
+        assert len(bot2.game(game_id).actions) > len(after.actions)
+    # no update was handled twice (answering a query twice is refused by the server)
+    assert all(c.ok for c in fake.calls_of("answerCallbackQuery"))
+    assert set(fake.answered) == set(fake.queries)
+
+
+# --------------------------------------------------------------------------
+# refused presses
+
+
+async def test_refused_presses_get_a_toast_and_change_nothing(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Refusals")
+    elsewhere = fake.group("Another table")
+    people = {ANA["id"]: ANA, BEN["id"]: BEN}
+    async with running(fake, db, clock, seed=21) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN], computers=2)
+        first = await start(bot, lobby, ANA)
+        first_board = fake.message(group["id"], first.photos[0].message_id)
+        first_buttons = first_board.history[0].keyboard
+        assert first_buttons
+        await play(bot, group["id"], game_id, people, presses=6, rng=random.Random(3))
+
+        # another game at another table, for its (valid) button data
+        other_lobby = await open_lobby(bot, elsewhere, CID)
+        other_id = game_id_of(other_lobby)
+
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        turn = on_turn(bot, game_id)
+        waiting = BEN if str(ANA["id"]) == turn else ANA
+        good = board.buttons[0]["callback_data"]
+        version = good.split(":")[2]
+
+        cases = [
+            ("outdated", first_board, ANA, first_buttons[0][0]["callback_data"]),
+            ("not on turn", board, waiting, good),
+            ("not seated", board, CID, good),
+            ("other game id", board, people[int(turn or 0)], f"g:deadbeef:{version}:r"),
+            (
+                "another table's game",
+                board,
+                people[int(turn or 0)],
+                other_lobby.buttons[0]["callback_data"],
+            ),
+            ("garbage", board, ANA, "hello"),
+            ("garbage", board, ANA, "g:zz:1:r"),
+            ("garbage", board, ANA, "g:" + "9" * 62),
+            ("unknown rules", board, ANA, "n:nonsense"),
+            ("a running game", board, ANA, "n:classic"),
+        ]
+        for why, message, user, data in cases:
+            before = bot.stored(game_id), bot.stored(other_id)
+            board_before = fake.message(group["id"], board.message_id).snapshot()
+            click = await bot.click(message, user, data)
+            assert click.toast, f"{why}: no toast"
+            assert len(click.toast) <= 200
+            assert (bot.stored(game_id), bot.stored(other_id)) == before, f"{why}: game changed"
+            assert not click.sent(*SENDING), f"{why}: {click.calls}"
+            assert fake.message(group["id"], board.message_id).snapshot() == board_before
+
+        toasts = {c.params.get("text") for c in fake.calls_of("answerCallbackQuery")}
+        assert any("not your turn" in str(t) for t in toasts)
+        assert any("not playing" in str(t) for t in toasts)
+        assert any("outdated" in str(t) for t in toasts)
+
+        # the press that is right still works after all that
+        click = await bot.click(board, people[int(turn or 0)], good)
+        assert click.toast is None and len(click.photos) == 1
+
+
+async def test_a_second_tap_on_roll_leaves_the_board_playable(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """Roll pressed twice: the board message is edited in place with the piece buttons,
+    and the second (late) press of Roll must not take those buttons away."""
+    group = fake.group("Double tap")
+    rng = random.Random(6)
+    async with running(fake, db, clock, seed=31) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, computers=1)
+        await start(bot, lobby, ANA)
+        for _ in range(150):
+            board = fake.latest(group["id"], buttons=True, photo=True)
+            labels = [b["text"] for b in board.buttons]
+            if "Roll" not in labels:
+                click = await bot.click(board, ANA, label=rng.choice(labels))
+                assert click.toast is None
+                continue
+            roll = board.button("Roll")["callback_data"]
+            click = await bot.click(board, ANA, roll)
+            assert click.toast is None
+            now = fake.message(group["id"], board.message_id)
+            if not (now.keyboard and "Roll" not in [b["text"] for b in now.buttons]):
+                continue
+            # Ana must choose a piece on this very message; her second tap of Roll arrives
+            assert [c.method for c in click.photos] == ["editMessageMedia"]
+            current = now.snapshot()
+            before = bot.stored(game_id)
+            second = await bot.click(now, ANA, roll)
+            assert second.toast and "outdated" in second.toast
+            assert bot.stored(game_id) == before
+            after = fake.message(group["id"], board.message_id)
+            assert after.keyboard == current.keyboard, (
+                "the outdated press took the buttons of the current turn off the board"
+            )
+            # and the turn can be played on from that message
+            click = await bot.click(after, ANA, label=current.keyboard[0][0]["text"])
+            assert click.toast is None and len(click.photos) == 1
+            return
+        pytest.fail("Ana never had a choice of pieces after a roll")
+
+
+async def test_lobby_and_end_permissions(fake: FakeTelegram, db: Store, clock: Any) -> None:
+    group = fake.group("Permissions")
+    fake.set_member(group, CID, "administrator")
+    async with running(fake, db, clock, seed=2) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN])
+        # only the host starts before the seats are full; a stranger cannot add computers
+        for user, label in ((BEN, "Start"), (CID, "Add computer"), (ANA, "Join")):
+            before = bot.stored(game_id)
+            click = await bot.click(lobby, user, label=label)
+            assert click.toast, label
+            assert bot.stored(game_id) == before
+        await start(bot, lobby, ANA)
+        board = fake.latest(group["id"], buttons=True, photo=True)
+
+        # /end: not by another player (who is no admin), but by an admin of the chat
+        calls = await bot.say(group, BEN, "/end")
+        said = [c for c in calls if c.method == "sendMessage" and c.ok]
+        assert len(said) == 1 and "Only" in said[0].params["text"]
+        assert [c.params.get("user_id") for c in fake.calls_of("getChatMember")] == [BEN["id"]]
+        assert bot.game(game_id).status == PLAYING
+
+        calls = await bot.say(group, CID, "/end")
+        assert bot.game(game_id).status != PLAYING
+        shown = [c for c in calls if c.method in PHOTO_CALLS and c.ok]
+        assert len(shown) == 1 and "ended the game" in plain(shown[0].caption or "")
+        assert not fake.message(group["id"], board.message_id).keyboard
+        assert db.channel_game(f"tg:{group['id']}") is None
+
+        # the chat is free for a new game
+        calls = await bot.say(group, BEN, "/ludo tower")
+        assert any(c.method == "sendMessage" and c.ok for c in calls)
+        new_id = db.channel_game(f"tg:{group['id']}")
+        assert new_id is not None and new_id != game_id
+
+
+async def test_a_turn_timer_running_out_is_posted(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Slow players")
+    async with running(fake, db, clock, seed=9) as bot:
+        await bot.say(group, ANA, "/ludo classic timer=30")
+        lobby = fake.latest(group["id"], buttons=True)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, computers=1)
+        await start(bot, lobby, ANA)
+        game = bot.game(game_id)
+        assert game.timer == 30 and game.deadline is not None
+        actions = len(game.actions)
+
+        clock.advance(31)
+        stop = asyncio.Event()
+        mark = fake.mark()
+        timers = asyncio.create_task(run_timers(bot.service, [bot.adapter], stop, tick=0.02))
+        try:
+            shown = await fake.wait_call(
+                *PHOTO_CALLS, since=mark, where=lambda c: "ran out of time" in (c.caption or "")
+            )
+        finally:
+            stop.set()
+            await asyncio.wait_for(timers, 10)
+        assert f'<a href="tg://user?id={ANA["id"]}">' in (shown.caption or "")
+        game = bot.game(game_id)
+        assert len(game.actions) > actions and game.status == PLAYING
+        assert on_turn(bot, game_id) == str(ANA["id"])
+
+
+async def test_people_joining_at_once_all_show_in_the_lobby(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """Three Join presses at the same moment: everybody is seated, and the lobby
+    message ends up saying so, even when the first edit is slow to arrive."""
+    group = fake.group("Rush hour")
+    async with running(fake, db, clock, seed=2) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        mark = fake.mark()
+        fake.delay_next("editMessageText", 0.3)
+        queries = [fake.press(lobby, user, label="Join") for user in (BEN, CID, DEE)]
+        await bot.settle()
+        assert all(fake.answer_of(q) is not None for q in queries)
+        assert not [
+            c.params.get("text")
+            for c in fake.calls_of("answerCallbackQuery", since=mark)
+            if c.params.get("text")
+        ]
+        game = bot.game(game_id)
+        assert len(game.seats) == 4
+        shown = fake.message(group["id"], lobby.message_id).text or ""
+        assert "4/4" in shown, f"the lobby message says {shown!r} with four people seated"
+        for user in (ANA, BEN, CID, DEE):
+            assert full_name(user) in shown
+
+
+# --------------------------------------------------------------------------
+# 429 Too Many Requests
+
+
+async def test_a_429_is_waited_out_and_nothing_is_lost(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Busy group")
+    # the real limits here: 20 a minute in a group, 30 a second overall, retries on 429
+    async with running(
+        fake, db, clock, seed=5, group_rate=20, overall_rate=30, max_retries=3
+    ) as bot:
+        # sendMessage answered 429 once: the chooser still arrives, after retry_after
+        fake.fail_next("sendMessage")
+        calls = await bot.say(group, ANA, "/ludo")
+        sends = [c for c in calls if c.method == "sendMessage"]
+        assert [c.status for c in sends] == [429, 200]
+        assert sends[1].at - sends[0].at >= 1.0
+        chooser = fake.message(group["id"], sends[1].message_id)
+        assert chooser.buttons
+
+        await bot.click(chooser, ANA, label="Classic")
+        lobby = fake.message(group["id"], chooser.message_id)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, computers=1)
+
+        # sendPhoto answered 429 once: the board still arrives, and is the one to edit
+        fake.fail_next("sendPhoto")
+        click = await bot.click(lobby, ANA, label="Start")
+        assert click.toast is None
+        photos = click.sent("sendPhoto")
+        assert [c.status for c in photos] == [429, 200]
+        assert photos[1].at - photos[0].at >= 1.0
+        assert photos[1].photo == photos[0].photo
+        board = fake.message(group["id"], photos[1].message_id)
+        assert board.photo is not None and board.keyboard
+        assert bot.game(game_id).meta.get("tg_board") == board.message_id
+
+        # getUpdates answered 429: the update queued meanwhile still arrives
+        fake.fail_next("getUpdates")  # the long poll waiting now is answered 429
+        failed = await fake.wait_call("getUpdates", ok=False, where=lambda c: c.status == 429)
+        calls = await bot.say(group, ANA, "/board")
+        later = fake.calls_of("getUpdates", since=failed.n + 1)
+        assert any(c.ok and c.result for c in later), "the update was never fetched"
+        assert min(c.at for c in later) - failed.at >= 1.0
+        fresh = [c for c in calls if c.method == "sendPhoto" and c.ok]
+        assert len(fresh) == 1 and fresh[0].chat_id == group["id"]
+
+
+# --------------------------------------------------------------------------
+# forum topics and private chats
+
+
+async def test_two_games_in_two_forum_topics_are_independent(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    forum = fake.supergroup("Ludo club", forum=True)
+    one = fake.topic(forum, "Table one")
+    two = fake.topic(forum, "Table two")
+    async with running(fake, db, clock, seed=8) as bot:
+        lobby1 = await open_lobby(bot, forum, ANA, thread=one)
+        calls = await bot.say(forum, BEN, "/ludo tower", thread=two)
+        lobby2 = fake.latest(forum["id"], two, buttons=True)
+        assert [c.params.get("message_thread_id") for c in calls if c.method == "sendMessage"] == [
+            two
+        ]
+        id1, id2 = game_id_of(lobby1), game_id_of(lobby2)
+        assert id1 != id2
+        assert db.channel_game(f"tg:{forum['id']}:{one}") == id1
+        assert db.channel_game(f"tg:{forum['id']}:{two}") == id2
+        assert db.channel_game(f"tg:{forum['id']}") is None
+
+        await seat(bot, lobby1, ANA, computers=1)
+        await seat(bot, lobby2, BEN, [CID])
+        await start(bot, lobby1, ANA)
+        await start(bot, lobby2, BEN)
+        rng = random.Random(4)
+        for _ in range(3):
+            await play(bot, forum["id"], id1, {ANA["id"]: ANA}, presses=2, rng=rng, thread=one)
+            await play(
+                bot,
+                forum["id"],
+                id2,
+                {BEN["id"]: BEN, CID["id"]: CID},
+                presses=2,
+                rng=rng,
+                thread=two,
+            )
+
+        # a player of one table cannot play at the other
+        board2 = fake.latest(forum["id"], two, buttons=True)
+        before = bot.stored(id2)
+        click = await bot.click(board2, ANA, board2.buttons[0]["callback_data"])
+        assert click.toast and bot.stored(id2) == before
+
+        # /board in a topic shows that topic's game, in that topic
+        calls = await bot.say(forum, ANA, "/board", thread=one)
+        shown = [c for c in calls if c.method == "sendPhoto" and c.ok]
+        assert len(shown) == 1 and shown[0].params.get("message_thread_id") == one
+
+        # every message went to its own topic, with its own game's buttons
+        assert bot.game(id1).seats[0].user.name == "Ana Silva"  # type: ignore[union-attr]
+        for thread, game_id in ((one, id1), (two, id2)):
+            for m in fake.chat_messages(forum["id"], thread):
+                for version in m.history:
+                    for row in version.keyboard:
+                        for b in row:
+                            data = b["callback_data"]
+                            assert data.startswith(f"g:{game_id}:") or data.startswith("n:")
+        for c in fake.calls_of("sendMessage", "sendPhoto"):
+            assert c.params.get("message_thread_id") in (one, two), c
+        assert not fake.chat_messages(forum["id"], None)
+
+
+async def test_one_person_against_computers_in_a_private_chat(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    chat = fake.private(DEE)
+    async with running(fake, db, clock, seed=13) as bot:
+        calls = await bot.say(chat, DEE, "/start")
+        greeting = [c for c in calls if c.method == "sendMessage" and c.ok]
+        assert len(greeting) == 1 and "/ludo" in greeting[0].params["text"]
+
+        lobby = await open_lobby(bot, chat, DEE)
+        game_id = game_id_of(lobby)
+        assert db.channel_game(f"tg:{DEE['id']}") == game_id
+        await seat(bot, lobby, DEE, computers=3)
+        await start(bot, lobby, DEE)
+        clicks = await play(
+            bot, chat["id"], game_id, {DEE["id"]: DEE}, presses=12, rng=random.Random(9)
+        )
+        assert len(clicks) == 12
+        game = bot.game(game_id)
+        assert game.status == PLAYING and len(game.actions) >= 12
+        assert {c.chat_id for c in fake.calls_of(*PHOTO_CALLS)} == {DEE["id"]}
+        assert any("Computer (" in plain(c.photos[0].caption or "") for c in clicks)
+
+        # the commands play too; a deleted board message is sent anew
+        board = fake.latest(chat["id"], buttons=True, photo=True)
+        fake.delete(board)
+        labels = [b["text"] for b in board.buttons]
+        command = "/roll" if "Roll" in labels else f"/move {labels[0].split()[0]}"
+        before = len(bot.game(game_id).actions)
+        calls = await bot.say(chat, DEE, command)
+        assert len(bot.game(game_id).actions) > before
+        sent = [c for c in calls if c.method == "sendPhoto" and c.ok]
+        assert len(sent) == 1, calls
+        assert fake.latest(chat["id"], photo=True).message_id == sent[0].message_id
+        calls = await bot.say(chat, DEE, "/move 9")
+        said = [c for c in calls if c.method == "sendMessage" and c.ok]
+        assert len(said) == 1 and not [c for c in calls if c.method in PHOTO_CALLS]
+        calls = await bot.say(chat, DEE, "/rules")
+        said = [c for c in calls if c.method == "sendMessage" and c.ok]
+        assert len(said) == 1 and "Classic Ludo" in said[0].params["text"]
+        more = await play(
+            bot, chat["id"], game_id, {DEE["id"]: DEE}, presses=3, rng=random.Random(1)
+        )
+        assert len(more) == 3
+        refused = [c for c in fake.calls_of(*SENDING) if not c.ok]
+        # only the deleted message could not be edited
+        assert all(c.params.get("message_id") == board.message_id for c in refused), refused
+
+
+# --------------------------------------------------------------------------
+# names
+
+
+async def test_any_display_name_works_and_is_escaped(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Ünïcödé 🎲 <b>club</b>")
+    tags = make_user(201, "<b>x</b>&")  # no last name, no username
+    zoe = make_user(202, 'Ζωή 👩‍👩‍👧‍👦 "Zo\'e"', "محمد عبد الله", "zoe")
+    long_first = ("Bartholomew-Maximilian 🦄 Ñandú " * 3)[:64]
+    long_last = ("ワールドチャンピオン﷽ " * 8)[:64]
+    longname = make_user(203, long_first, long_last)
+    omega = make_user(204, "Ω")
+    people = {u["id"]: u for u in (tags, zoe, longname, omega)}
+    async with running(fake, db, clock, seed=17) as bot:
+        lobby = await open_lobby(bot, group, tags)
+        game_id = game_id_of(lobby)
+        # the host's name arrives escaped, and reads as typed
+        assert "&lt;b&gt;x&lt;/b&gt;&amp;" in (lobby.html or "")
+        assert "<b>x</b>&" in lobby.text
+        await seat(bot, lobby, tags, [zoe, longname, omega])
+        lobby_now = fake.message(group["id"], lobby.message_id)
+        for user in people.values():
+            assert full_name(user) in lobby_now.text
+        await start(bot, lobby, tags)
+
+        seen: set[int] = set()
+        for _ in range(40):
+            clicks = await play(
+                bot, group["id"], game_id, people, presses=1, rng=random.Random(len(seen))
+            )
+            for click in clicks:
+                caption = click.photos[0].caption or ""
+                for uid in MENTION.findall(caption):
+                    user = people[int(uid)]
+                    link = f'<a href="tg://user?id={uid}">{html.escape(full_name(user))}</a>'
+                    assert link in caption
+                    seen.add(int(uid))
+            if seen == set(people):
+                break
+        assert seen == set(people), "not everyone was on turn"
+
+        # a refusal naming somebody with a long name: a toast within Telegram's limit
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        turn = on_turn(bot, game_id)
+        waiting = next(u for uid, u in people.items() if str(uid) != turn)
+        click = await bot.click(board, waiting, board.buttons[0]["callback_data"])
+        assert click.toast and "not your turn" in click.toast
+
+        names = bot.game(game_id).names()
+        assert sorted(names.values()) == sorted(full_name(u) for u in people.values())
+    # every text and caption was well-formed HTML within Telegram's limits
+    refused = [c for c in fake.calls_of(*SENDING, "answerCallbackQuery") if not c.ok]
+    assert not refused, refused
+
+
+# --------------------------------------------------------------------------
+# webhook mode
+
+
+async def test_webhook_mode_checks_the_secret_on_every_request(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    port = free_port()
+    hook = WebhookSettings(
+        url="https://example.invalid/telegram", listen="127.0.0.1", port=port, secret="s3cret"
+    )
+    # the settings from the environment make the same adapter
+    settings = load_settings(
+        {
+            "TELEGRAM_TOKEN": fake.token,
+            "TELEGRAM_API_URL": fake.url,
+            "TELEGRAM_WEBHOOK_URL": hook.url,
+            "TELEGRAM_WEBHOOK_LISTEN": hook.listen,
+            "TELEGRAM_WEBHOOK_PORT": str(port),
+            "TELEGRAM_WEBHOOK_SECRET": "s3cret",
+        }
+    )
+    [built] = build_adapters(settings, GameService(db, render=False))
+    assert isinstance(built, TelegramAdapter) and built.webhook == hook
+
+    chats = [fake.group(f"Hook {k}") for k in range(4)]
+    async with running(fake, db, clock, webhook=hook) as bot:
+        [setwebhook] = fake.calls_of("setWebhook")
+        assert setwebhook.ok
+        assert setwebhook.params["url"] == "https://example.invalid/telegram"
+        assert setwebhook.params["secret_token"] == "s3cret"
+        assert not fake.calls_of("getUpdates")
+
+        mark = fake.mark()
+        address = f"http://127.0.0.1:{port}/telegram"
+        headers: list[dict[str, str]] = [
+            {},
+            {"X-Telegram-Bot-Api-Secret-Token": "wrong"},
+            {"X-Telegram-Bot-Api-Secret-Token": ""},
+            {"X-Telegram-Bot-Api-Secret-Token": "s3cret"},
+        ]
+        statuses = []
+        async with aiohttp.ClientSession() as http:
+            for k, (chat, header) in enumerate(zip(chats, headers, strict=True)):
+                update = fake.message_update(chat, ANA, "/ludo")
+                update["update_id"] = 900 + k
+                async with http.post(address, json=update, headers=header) as answer:
+                    statuses.append(answer.status)
+        assert statuses == [403, 403, 403, 200]
+        sent = await fake.wait_call("sendMessage", since=mark)
+        await asyncio.wait_for(bot.adapter.app.update_queue.join(), 10)
+        assert sent.chat_id == chats[3]["id"]
+        assert "rules" in sent.params["text"].lower()
+        # the refused requests were not handled
+        handled = {c.chat_id for c in fake.calls[mark:] if c.chat_id is not None}
+        assert handled == {chats[3]["id"]}
+
+
+# --------------------------------------------------------------------------
+# a wrong token
+
+
+async def test_a_wrong_token_is_one_clear_error(fake: FakeTelegram, db: Store, clock: Any) -> None:
+    service = GameService(db, dice=Dice(1), clock=clock, render=False)
+    adapter = TelegramAdapter(service, "999999:wrong-token", api_url=fake.url)
+    with pytest.raises(AdapterError) as refused:
+        await adapter.start()
+    message = str(refused.value)
+    assert message and "\n" not in message
+    assert "token" in message.lower()
+    [getme] = fake.calls_of("getMe")
+    assert getme.status == 401 and getme.token == "999999:wrong-token"
+
+
+def ludo_bot_command() -> list[str]:
+    exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
+    return [exe, "run"] if exe else [sys.executable, "-m", "bot.cli", "run"]
+
+
+@pytest.mark.parametrize("token", ["999999:wrong-token", ""])
+async def test_ludo_bot_run_with_a_wrong_or_missing_token_exits_with_one_line(
+    fake: FakeTelegram, tmp_path: Path, token: str
+) -> None:
+    mine = ("TELEGRAM_", "DISCORD_", "REDIS_", "LUDO_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
+    env |= {
+        "TELEGRAM_TOKEN": token,
+        "TELEGRAM_API_URL": fake.url,
+        "LUDO_DATABASE": str(tmp_path / "run.sqlite3"),
+        "PYTHONWARNINGS": "ignore",
+    }
+    proc = await asyncio.create_subprocess_exec(
+        *ludo_bot_command(),
+        env=env,
+        cwd=str(Path(__file__).resolve().parent.parent),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    stderr = err.decode()
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert proc.returncode not in (0, None), stderr
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    assert "TELEGRAM_TOKEN" in lines[0]
+    if token:
+        # it asked the server it was pointed at, and was refused there
+        assert [c.status for c in fake.calls_of("getMe")] == [401]
+        # the token is a credential (maybe valid on another server): not for the logs
+        assert token not in stderr, "the error line prints the bot token"
+    else:
+        assert not fake.calls
