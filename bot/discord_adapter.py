@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +67,13 @@ def channel_key(channel_id: int | None) -> str:
 
 
 def clean(text: str) -> str:
-    """A name as safe text: no markdown, no mention can come out of it."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """A name as safe text: no markdown, and nothing Discord would show as a mention.
+
+    ``allowed_mentions`` already stops any ping; this also keeps ``<@999>``,
+    ``<@&1>`` or ``@everyone`` in a name from being drawn as a mention pill.
+    """
+    text = discord.utils.escape_markdown(text)
+    return text.replace("@", "@\u200b").replace("<#", "<\u200b#")
 
 
 def describe(reply: Reply) -> str:
@@ -85,7 +91,10 @@ def point_to(services: Any) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(services.gateway_url)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:(?P<rest>.{0,90})"):
+BUTTON_TEMPLATE = re.compile(r"g:(?P<rest>.{0,98})", re.DOTALL)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     """A button of a game; its custom_id is the service's button data, nothing else."""
 
     def __init__(
@@ -129,6 +138,9 @@ class LudoClient(discord.AutoShardedClient):
     """The Discord client: no privileged intents, the slash commands in a tree."""
 
     def __init__(self, adapter: DiscordAdapter, settings: DiscordSettings) -> None:
+        # the bot has no voice: no warnings about voice libraries at every start
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         intents.message_content = False
         intents.members = False
@@ -149,6 +161,10 @@ class LudoClient(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         # buttons of old messages keep working after a restart
         self.add_dynamic_items(GameButton)
+        if self.settings.gateway_url and self.shard_count is None:
+            # discord.py would connect where GET /gateway/bot points; a configured
+            # gateway wins, so take the shard count from there and use DEFAULT_GATEWAY
+            self.shard_count = (await self.http.get_bot_gateway())[0]
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -161,7 +177,7 @@ class LudoClient(discord.AutoShardedClient):
         if interaction.type == discord.InteractionType.component:
             data: Any = interaction.data or {}
             custom_id = str(data.get("custom_id", ""))
-            if not custom_id.startswith("g:"):
+            if not BUTTON_TEMPLATE.fullmatch(custom_id):
                 await interaction.response.send_message(
                     say(Text("refuse.bad_button")), ephemeral=True
                 )
@@ -306,21 +322,21 @@ class DiscordAdapter:
         try:
             await self.client.login(self.settings.token)
         except discord.LoginFailure:
+            await self.client.close()
             raise AdapterError("Discord refused DISCORD_TOKEN (improper token)") from None
         except (discord.HTTPException, OSError) as e:
+            await self.client.close()
             raise AdapterError(f"cannot reach Discord: {e}") from None
         self._task = asyncio.create_task(self.client.connect())
         ready = asyncio.create_task(self.client.wait_until_ready())
         done, _ = await asyncio.wait(
             {self._task, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
         )
-        if self._task in done:
-            ready.cancel()
-            exc = self._task.exception()
-            raise AdapterError(f"Discord gateway: {exc}") from None
         if ready not in done:
             ready.cancel()
-            raise AdapterError("Discord gateway: not ready in time")
+            failed = self._task.exception() if self._task in done else None
+            await self.stop()
+            raise AdapterError(f"Discord gateway: {failed or 'not ready in time'}") from None
 
     async def stop(self) -> None:
         await self.client.close()
@@ -407,6 +423,11 @@ class DiscordAdapter:
                 kwargs["file"] = discord.File(io.BytesIO(reply.image), filename="board.png")
                 kwargs["embed"] = discord.Embed().set_image(url="attachment://board.png")
             if done:
+                if interaction.type == discord.InteractionType.application_command:
+                    # the public "thinking…" of a slow command would turn the first
+                    # followup public: remove it so the refusal stays private
+                    with contextlib.suppress(discord.HTTPException):
+                        await interaction.delete_original_response()
                 await interaction.followup.send(**kwargs)
             else:
                 await interaction.response.send_message(**kwargs)
@@ -425,6 +446,8 @@ class DiscordAdapter:
                 for k, v in message.items()
                 if k in ("content", "embed", "view", "allowed_mentions")
             }
+            # no view means no buttons any more (a closed lobby): say so explicitly
+            edit_kwargs["view"] = message.get("view")
             if reply.image is not None:
                 edit_kwargs["attachments"] = [message["file"]]
             if done:

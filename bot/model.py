@@ -208,7 +208,7 @@ class Game:
             raise
         except (ValueError, KeyError, TypeError, IndexError, LudoError) as e:
             raise DamagedGame(f"{type(e).__name__}: {e}") from None
-        if game.status not in STATUSES or (game.status != LOBBY and game.state is None):
+        if game.status not in STATUSES or (game.status in (PLAYING, OVER) and game.state is None):
             raise DamagedGame(f"impossible status {game.status!r}")
         if set(game.actions) - set("123456abcdef"):
             raise DamagedGame("unreadable actions")

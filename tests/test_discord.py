@@ -1,0 +1,1046 @@
+"""End-to-end tests of the Discord adapter: the real discord.py client against a local
+fake Discord (``tests/fake_discord.py``: REST under ``/api/v10`` and the gateway).
+
+People act only as they can on Discord (slash commands, autocomplete, pressing the
+buttons a message carries); the tests then look at what the channel shows, what the
+REST calls carried (allowed mentions, flags, attachments) and what the store holds.
+Waiting is always for a condition (``FakeDiscord.wait_for``), never a blind sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import re
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.discord_adapter as discord_adapter
+import engine
+from bot.discord_adapter import AdapterError, DiscordAdapter, DiscordSettings
+from bot.model import ENDED, LOBBY, OVER, PLAYING, Game, User
+from bot.runner import run_timers
+from bot.service import GameService
+from bot.store import SqliteStore, Store
+from tests.fake_discord import (
+    EPHEMERAL,
+    MANAGE_MESSAGES,
+    MEMBER_PERMISSIONS,
+    PRIVILEGED_INTENTS,
+    FakeDiscord,
+    Interaction,
+    Member,
+    Message,
+    png_size,
+)
+from tests.service_helpers import Clock, Dice
+
+ANA = Member(1_300_000_000_000_000_001, "ana", global_name="Ana")
+BEN = Member(1_300_000_000_000_000_002, "ben", global_name="Ben")
+CID = Member(1_300_000_000_000_000_003, "cid", global_name="Cid")
+MOD = Member(
+    1_300_000_000_000_000_004,
+    "mo",
+    global_name="Mo",
+    permissions=MEMBER_PERMISSIONS | MANAGE_MESSAGES,
+)
+MEMBERS = {m.id: m for m in (ANA, BEN, CID, MOD)}
+
+SUBCOMMANDS = {"new", "join", "leave", "start", "roll", "move", "board", "rules", "end", "help"}
+#: a mention Discord would render or ping, unless escaped
+RAW_MENTION = re.compile(r"(?<!\\)(<@[!&]?\d+>|@everyone|@here)")
+IMAGE_WIDTH = 600
+
+
+# ----------------------------------------------------------------------
+# fixtures and helpers
+
+
+@pytest.fixture
+async def fake() -> Any:
+    f = FakeDiscord()
+    await f.start()
+    try:
+        yield f
+    finally:
+        await f.close()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Store]:
+    s = SqliteStore(str(tmp_path / "ludo.sqlite3"))
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def game_id_of(message: Message) -> str:
+    ids = {cid.split(":")[1] for cid in message.custom_ids() if cid.startswith("g:")}
+    assert len(ids) == 1, f"buttons of one game expected: {message.custom_ids()}"
+    return ids.pop()
+
+
+def version_of(message: Message) -> set[int]:
+    return {int(cid.split(":")[2]) for cid in message.custom_ids()}
+
+
+def user_ids(allowed: dict[str, Any] | None) -> set[int]:
+    return {int(u) for u in (allowed or {}).get("users", [])}
+
+
+class Harness:
+    """The adapter under test (restartable) over one store, and the fake it talks to."""
+
+    def __init__(self, fake: FakeDiscord, store: Store, caplog: pytest.LogCaptureFixture):
+        self.fake = fake
+        self.store = store
+        self.caplog = caplog
+        self.adapters: list[DiscordAdapter] = []
+        #: people of the test besides ANA, BEN, CID and MOD
+        self.extra_members: list[Member] = []
+        self.svc: GameService
+        self.adapter: DiscordAdapter
+
+    def settings(self, **kw: Any) -> DiscordSettings:
+        kw.setdefault("token", self.fake.token)
+        kw.setdefault("api_base", self.fake.api_base)
+        kw.setdefault("gateway_url", self.fake.gateway_url)
+        return DiscordSettings(**kw)
+
+    def make(
+        self, store: Store | None = None, *, seed: int = 1, clock: Any = None, **settings: Any
+    ) -> DiscordAdapter:
+        svc = GameService(
+            store or self.store, dice=Dice(seed), render=True, clock=clock or time.time
+        )
+        adapter = DiscordAdapter(svc, self.settings(**settings))
+        # discord.py waits this long for more GUILD_CREATEs before "ready" (2 s by default);
+        # the fake sends its one guild at once
+        adapter.client._connection.guild_ready_timeout = 0.1
+        self.svc, self.adapter = svc, adapter
+        self.adapters.append(adapter)
+        return adapter
+
+    async def start(
+        self, store: Store | None = None, *, seed: int = 1, clock: Any = None, **settings: Any
+    ) -> DiscordAdapter:
+        adapter = self.make(store, seed=seed, clock=clock, **settings)
+        await adapter.start(ready_timeout=15)
+        return adapter
+
+    async def stop_all(self) -> None:
+        for adapter in reversed(self.adapters):
+            await adapter.stop()
+
+    def game(self, game_id: str) -> Game:
+        game = self.svc.get(game_id)
+        assert game is not None, f"game {game_id} is gone"
+        return game
+
+    def stored(self, game_id: str) -> bytes:
+        got = self.store.load(game_id)
+        assert got is not None
+        return got.data
+
+    def settled(self, channel_id: int, game_id: str) -> bool:
+        """Has the channel caught up with the stored game (buttons of its version, or the
+        standings once it is over)?"""
+        game = self.game(game_id)
+        if game.status == OVER:
+            return any(
+                (m.embed_image() or ("",))[0] == "standings.png"
+                for m in self.fake.public_messages(channel_id)
+            )
+        if game.status == ENDED:
+            return True
+        latest = self.fake.latest_with_buttons(channel_id)
+        return (
+            latest is not None
+            and game_id_of(latest) == game_id
+            and version_of(latest) == {game.version}
+        )
+
+    async def settle(self, channel_id: int, game_id: str) -> None:
+        await self.fake.wait_for(
+            lambda: self.settled(channel_id, game_id), 10, f"the channel to show game {game_id}"
+        )
+
+    async def press(
+        self,
+        member: Member,
+        message: Message,
+        label: str | None = None,
+        custom_id: str | None = None,
+        *,
+        settle: str | None = None,
+    ) -> tuple[Interaction, list[Message]]:
+        """Press a button; wait for the answer (and, with ``settle`` = a game id, for the
+        channel to show that game's new state).  Returns the new messages too."""
+        before = {m.id for m in self.fake.all_messages()}
+        inter = await self.fake.click(member, message, label, custom_id)
+        await self.fake.answered(inter)
+        if settle:
+            await self.settle(message.channel_id, settle)
+        return inter, [m for m in self.fake.all_messages() if m.id not in before]
+
+    async def command(
+        self, member: Member, sub: str, *, settle: str | None = None, **options: Any
+    ) -> tuple[Interaction, list[Message]]:
+        channel_id = options.pop("channel_id", None)
+        before = {m.id for m in self.fake.all_messages()}
+        inter = await self.fake.slash(member, sub, channel_id=channel_id, **options)
+        await self.fake.answered(inter)
+        if settle:
+            await self.settle(inter.channel_id, settle)
+        await self.fake.wait_for(
+            lambda: not any(m.loading for m in self.fake.all_messages()),
+            10,
+            "deferred answers to be resolved",
+        )
+        return inter, [m for m in self.fake.all_messages() if m.id not in before]
+
+    async def lobby(
+        self,
+        host: Member,
+        *others: Member,
+        computers: int = 0,
+        channel_id: int | None = None,
+        **options: Any,
+    ) -> tuple[str, Message]:
+        """``/ludo new`` by ``host``, Join by ``others``, Add computer: the lobby message."""
+        inter, new = await self.command(host, "new", channel_id=channel_id, **options)
+        assert inter.callback.type == 4, inter.callback
+        (lobby,) = new
+        game_id = game_id_of(lobby)
+        for m in others:
+            await self.press(m, lobby, "Join", settle=game_id)
+        for _ in range(computers):
+            await self.press(host, lobby, "Add computer", settle=game_id)
+        return game_id, lobby
+
+    def on_turn(self, game_id: str) -> Member | None:
+        seat = self.game(game_id).on_turn()
+        if seat is None or seat.user is None:
+            return None
+        return MEMBERS.get(int(seat.user.id)) or next(
+            m for m in self.extra_members if m.id == int(seat.user.id)
+        )
+
+    def check_clean(self) -> None:
+        """Every interaction answered exactly once within 3 s, Discord refused nothing,
+        and neither discord.py nor the bot logged an error."""
+        for inter in self.fake.interactions:
+            assert len(inter.callbacks) == 1, (
+                f"interaction {inter.id} ({inter.payload.get('data')}) got "
+                f"{len(inter.callbacks)} initial responses: {inter.callbacks}"
+            )
+            cb = inter.callbacks[0]
+            assert cb.status == 200, f"Discord refused the response to {inter.id}: {cb}"
+            assert cb.delay < 3.0, f"answered after {cb.delay:.2f} s"
+        assert not self.fake.errors, f"Discord refused requests: {self.fake.errors}"
+        errors = [
+            r
+            for r in self.caplog.records
+            if r.levelno >= logging.ERROR and r.name.split(".")[0] in ("discord", "bot")
+        ]
+        assert not errors, [r.getMessage() for r in errors]
+
+
+@pytest.fixture
+async def h(fake: FakeDiscord, sqlite_store: Store, caplog: pytest.LogCaptureFixture) -> Any:
+    harness = Harness(fake, sqlite_store, caplog)
+    try:
+        yield harness
+    finally:
+        await harness.stop_all()
+
+
+@pytest.fixture
+async def h_any(fake: FakeDiscord, store: Store, caplog: pytest.LogCaptureFixture) -> Any:
+    """Like ``h``, on each kind of store (SQLite and Redis)."""
+    harness = Harness(fake, store, caplog)
+    try:
+        yield harness
+    finally:
+        await harness.stop_all()
+
+
+def check_board(msg: Message, game: Game, *, kind: str = "board.png") -> None:
+    """A board message: the image attached and shown in an embed; the player on turn (if a
+    person) mentioned in the content and the only one who may be pinged."""
+    shown = msg.embed_image()
+    assert shown is not None, f"no image in {msg.embeds}"
+    name, data = shown
+    assert name == kind
+    assert msg.attachment(kind) is not None
+    size = png_size(data)
+    assert size is not None and size[0] == IMAGE_WIDTH, size
+    assert msg.description.strip(), "the embed says nothing"
+    seat = game.on_turn()
+    am = msg.allowed_mentions
+    assert am is not None and am.get("parse") == [], am
+    if seat is not None and seat.user is not None:
+        uid = int(seat.user.id)
+        assert msg.content == f"<@{uid}>"
+        assert user_ids(am) == {uid}
+    else:
+        assert msg.content == ""
+        assert user_ids(am) == set()
+
+
+def one_line(text: str) -> bool:
+    return bool(text.strip()) and "\n" not in text.strip()
+
+
+async def play_with_buttons(
+    h: Harness,
+    game_id: str,
+    channel_id: int,
+    rng: random.Random,
+    *,
+    max_presses: int = 3000,
+    stop_after: int | None = None,
+    answer: int = 7,
+) -> dict[str, int]:
+    """The person on turn presses a button of the latest message until the game is over."""
+    fake = h.fake
+    stats = {"presses": 0, "in_place": 0, "new": 0, "computer_summaries": 0}
+    while h.game(game_id).status == PLAYING:
+        assert stats["presses"] < max_presses, "the game does not end"
+        if stop_after is not None and stats["presses"] >= stop_after:
+            break
+        game = h.game(game_id)
+        member = h.on_turn(game_id)
+        assert member is not None, "a person must be on turn when the bot waits"
+        msg = fake.latest_with_buttons(channel_id)
+        assert msg is not None and version_of(msg) == {game.version}
+        check_board(msg, game)
+        button = rng.choice(msg.buttons())
+        actions_before = len(game.actions)
+        inter, new = await h.press(member, msg, custom_id=button["custom_id"], settle=game_id)
+        stats["presses"] += 1
+        assert inter.callback.type == answer, inter.callback
+        assert not [m for m in new if m.ephemeral], "a valid press is not refused"
+        after = h.game(game_id)
+        assert len(after.actions) > actions_before, "the press changed nothing"
+        assert len(new) <= 1, f"one message per press at most, got {len(new)}"
+        if new:
+            stats["new"] += 1
+            (board,) = new
+            # the pressed message keeps its picture but loses its buttons
+            assert fake.messages[msg.id].buttons() == []
+            assert board.interaction_id == inter.id
+            if after.status == OVER:
+                check_board(board, after, kind="standings.png")
+                assert "Game over" in board.description
+            else:
+                check_board(board, after)
+            # the new message notifies the player on turn, and nobody else
+            assert board.pinged_users == user_ids(board.allowed_mentions)
+            lines = board.description.split("\n")
+            if any(line.startswith("Computer (") for line in lines) and any(
+                member.display_name in line for line in lines
+            ):
+                stats["computer_summaries"] += 1
+        else:
+            stats["in_place"] += 1
+            edited = fake.messages[msg.id]
+            assert edited.edits >= 1
+            check_board(edited, after)
+            assert edited.content == f"<@{member.id}>", "the same player goes on"
+        # what the presser did is told (their roll, move or pass)
+        told = (new[0] if new else fake.messages[msg.id]).description
+        assert member.display_name in told, told
+    return stats
+
+
+# ----------------------------------------------------------------------
+# start
+
+
+@pytest.mark.parametrize("guild", [False, True], ids=["global", "guild"])
+async def test_start_syncs_commands_and_keeps_old_buttons_working(
+    h: Harness, fake: FakeDiscord, guild: bool
+) -> None:
+    # a lobby opened before this process started, its message already in the channel
+    svc = GameService(h.store, dice=Dice(1), render=True)
+    reply = svc.new_game(f"dc:{fake.channel_id}", User("discord", str(ANA.id), "Ana"))
+    old = fake.plant_message(
+        fake.channel_id,
+        description="Ana opened a game",
+        buttons=[[("Join", b.data) for b in row] for row in reply.buttons],
+    )
+    assert reply.game_id is not None
+
+    await h.start(guild_id=fake.guild_id if guild else None)
+
+    # logged in with the token, then the commands
+    assert fake.calls[0].path == "/users/@me"
+    assert fake.calls[0].authorization == f"Bot {fake.token}"
+    scope = fake.guild_id if guild else None
+    assert [s for s, _ in fake.command_syncs] == [scope]
+    (ludo,) = fake.commands[scope]
+    assert ludo["name"] == "ludo" and ludo["type"] == 1
+    subs = {o["name"]: o for o in ludo["options"]}
+    assert set(subs) == SUBCOMMANDS
+    assert all(o["type"] == 1 for o in subs.values())
+
+    def described(d: dict[str, Any]) -> bool:
+        text = d.get("description", "")
+        return 1 <= len(text) <= 100 and text.strip("….") != ""
+
+    assert described(ludo)
+    for sub in subs.values():
+        assert described(sub), sub
+        for opt in sub.get("options", []):
+            assert described(opt), (sub["name"], opt)
+    new_opts = {o["name"]: o for o in subs["new"]["options"]}
+    assert {c["value"] for c in new_opts["rules"]["choices"]} == {
+        "classic",
+        "tower",
+        "italian",
+        "super",
+    }
+    assert new_opts["teams"]["type"] == 5
+    assert (new_opts["pieces_to_win"]["min_value"], new_opts["pieces_to_win"]["max_value"]) == (
+        2,
+        3,
+    )
+    assert new_opts["timer"]["type"] == 4
+    (piece,) = subs["move"]["options"]
+    assert piece["name"] == "piece" and piece["type"] == 4
+    assert piece["required"] and piece["autocomplete"]
+
+    # one gateway session, no privileged intents, heartbeats answered
+    await fake.wait_for(lambda: fake.connections[0].heartbeats >= 1, 5, "a heartbeat")
+    (conn,) = fake.connections
+    assert conn.identify is not None and conn.identify["token"] == fake.token
+    assert conn.identify["intents"] & PRIVILEGED_INTENTS == 0
+
+    # the button sent before the start works: Ben joins
+    inter, new = await h.press(BEN, old, "Join", settle=reply.game_id)
+    assert inter.callback.type == 7 and new == []
+    joined = fake.messages[old.id].description
+    assert "Ben joined" in joined and "2/4" in joined, joined
+    assert [s.user.name for s in h.game(reply.game_id).seats if s.user] == ["Ana", "Ben"]
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# whole games
+
+
+async def test_whole_game_with_buttons(h_any: Harness, fake: FakeDiscord) -> None:
+    h = h_any
+    await h.start(seed=11)
+    game_id, lobby = await h.lobby(ANA, BEN, computers=2)
+    assert lobby.labels() == ["Join", "Leave", "Add computer", "Remove computer", "Start"]
+    assert "A computer player sat down" in lobby.description and "4/4" in lobby.description
+    assert lobby.content == "" and lobby.allowed_mentions == {"parse": []}
+
+    inter, new = await h.press(ANA, lobby, "Start", settle=game_id)
+    assert inter.callback.type == 7
+    game = h.game(game_id)
+    assert game.status == PLAYING
+    assert "classic Ludo begins" in (new[0] if new else fake.messages[lobby.id]).description
+
+    stats = await play_with_buttons(h, game_id, fake.channel_id, random.Random(11))
+
+    game = h.game(game_id)
+    assert game.status == OVER
+    last = fake.public_messages()[-1]
+    assert last.embed_image()[0] == "standings.png"  # type: ignore[index]
+    assert "Game over" in last.description and last.buttons() == []
+    assert engine.replay(game.record()) == game.state
+    assert h.store.channel_game(f"dc:{fake.channel_id}") is None
+    # computers played between the two people, told in the one message that followed
+    assert stats["computer_summaries"] >= 1, stats
+    assert stats["in_place"] >= 1 and stats["new"] >= 1, stats
+    h.check_clean()
+
+
+async def test_whole_game_with_slash_commands_and_autocomplete(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    await h.start(seed=5)
+    inter, (lobby,) = await h.command(ANA, "new", rules="italian", pieces_to_win=2, timer=0)
+    game_id = game_id_of(lobby)
+    game = h.game(game_id)
+    assert (game.rules, game.options.get("pieces_to_win"), game.timer) == ("italian", 2, 0)
+    inter, (joined,) = await h.command(BEN, "join")
+    assert inter.callback.type == 4 and "Ben joined" in joined.description
+    for _ in range(2):
+        await h.press(ANA, joined, "Add computer", settle=game_id)
+    inter, (started,) = await h.command(ANA, "start", settle=game_id)
+    assert "italian Ludo begins" in started.description
+
+    checked_others = 0
+    commands = 0
+    while h.game(game_id).status == PLAYING:
+        assert commands < 1500, "the game does not end"
+        game = h.game(game_id)
+        member = h.on_turn(game_id)
+        assert member is not None
+        other = BEN if member is ANA else ANA
+        state = game.state
+        assert state is not None
+        if state.phase == "roll":
+            inter, new = await h.command(member, "roll", settle=game_id)
+        else:
+            movable = sorted(m.piece + 1 for m in engine.legal_moves(state))
+            ac = await fake.autocomplete(member, "move", "piece")
+            await fake.answered(ac)
+            assert ac.callback.type == 8
+            assert sorted(c["value"] for c in ac.choices) == movable, (ac.choices, movable)
+            assert all(re.fullmatch(rf"{c['value']} → .+", c["name"]) for c in ac.choices)
+            if checked_others < 3:
+                checked_others += 1
+                typed = str(movable[-1])
+                ac = await fake.autocomplete(member, "move", "piece", typed)
+                await fake.answered(ac)
+                assert [c["value"] for c in ac.choices] == [
+                    n for n in movable if str(n).startswith(typed)
+                ]
+                ac = await fake.autocomplete(other, "move", "piece")
+                await fake.answered(ac)
+                assert ac.choices == [], "only the player on turn gets pieces"
+            inter, new = await h.command(
+                member, "move", piece=random.Random(commands).choice(movable), settle=game_id
+            )
+        commands += 1
+        assert inter.callback.type == 4, inter.callback
+        (msg,) = new
+        assert not msg.ephemeral and msg.interaction_id == inter.id
+        after = h.game(game_id)
+        check_board(msg, after, kind="standings.png" if after.status == OVER else "board.png")
+        assert member.display_name in msg.description
+
+    game = h.game(game_id)
+    assert game.status == OVER
+    assert engine.replay(game.record()) == game.state
+    assert checked_others == 3
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# restart
+
+
+async def test_restart_in_the_middle_keeps_buttons_working(
+    fake: FakeDiscord, store: Store, make_store: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = Harness(fake, store, caplog)
+    try:
+        await h.start(seed=2)
+        game_id, lobby = await h.lobby(ANA, BEN, computers=1)
+        await h.press(ANA, lobby, "Start", settle=game_id)
+        await play_with_buttons(h, game_id, fake.channel_id, random.Random(2), stop_after=6)
+        msg = fake.latest_with_buttons()
+        assert msg is not None
+        before = h.game(game_id)
+        await h.adapters[0].stop()
+        assert fake.connections[0].closed
+
+        # another process on the same data (a new store connection, a new service)
+        await h.start(make_store(), seed=3)
+        assert len(fake.connections) == 2 and fake.connections[1].ready
+        member = h.on_turn(game_id)
+        assert member is not None
+        inter, _ = await h.press(member, msg, custom_id=msg.custom_ids()[0], settle=game_id)
+        assert inter.callback.type == 7
+        after = h.game(game_id)
+        assert len(after.actions) > len(before.actions)
+        assert after.version > before.version
+        # and play goes on with the new process
+        await play_with_buttons(h, game_id, fake.channel_id, random.Random(3), stop_after=4)
+        h.check_clean()
+    finally:
+        await h.stop_all()
+
+
+# ----------------------------------------------------------------------
+# refusals
+
+
+async def test_refused_clicks_are_ephemeral_and_change_nothing(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    await h.start(seed=4)
+    # a second game, in the thread: its buttons do not belong to the channel's game
+    thread_game, _thread_lobby = await h.lobby(CID, channel_id=fake.thread_id)
+    game_id, lobby = await h.lobby(ANA, BEN)
+    await h.press(ANA, lobby, "Start", settle=game_id)
+    member = h.on_turn(game_id)
+    assert member is not None
+    other = BEN if member is ANA else ANA
+
+    # /ludo board posts the board with buttons too; once the player acts they are outdated
+    main = fake.latest_with_buttons()
+    assert main is not None
+    inter, (board,) = await h.command(member, "board")
+    assert board.buttons() and version_of(board) == {h.game(game_id).version}
+    await h.press(member, main, custom_id=main.custom_ids()[0])
+    await fake.wait_for(
+        lambda: any(
+            version_of(m) == {h.game(game_id).version}
+            for m in fake.public_messages()
+            if m.id != board.id and m.buttons()
+        ),
+        5,
+        "the game to move on",
+    )
+    assert version_of(fake.messages[board.id]) != {h.game(game_id).version}
+
+    forged = fake.plant_message(
+        fake.channel_id, buttons=[[("Roll", f"g:{thread_game}:1:j"), ("Roll", "g:0badcafe:3:r")]]
+    )
+    alien = fake.plant_message(fake.channel_id, buttons=[[("Poll", "poll:yes")]])
+    latest = fake.latest_with_buttons()
+    assert latest is not None and latest.id == alien.id
+    current = [
+        m
+        for m in fake.public_messages()
+        if any(c.startswith(f"g:{game_id}:") for c in m.custom_ids())
+        and version_of(m) == {h.game(game_id).version}
+    ][-1]
+    on_turn = h.on_turn(game_id)
+    assert on_turn is not None
+    not_on_turn = BEN if on_turn is ANA else ANA
+
+    cases = [
+        ("outdated", on_turn, board, board.custom_ids()[0], "This button is outdated"),
+        ("not seated", CID, current, current.custom_ids()[0], "You are not playing"),
+        ("not on turn", not_on_turn, current, current.custom_ids()[0], "It is not your turn"),
+        ("other game", on_turn, forged, forged.custom_ids()[0], "does not belong"),
+        ("no such game", on_turn, forged, forged.custom_ids()[1], "no game"),
+        ("not ours", on_turn, alien, "poll:yes", "does not belong"),
+    ]
+    stored = h.stored(game_id)
+    stored_thread = h.stored(thread_game)
+    for what, who, message, custom_id, says in cases:
+        public_before = len(fake.public_messages())
+        inter, new = await h.press(who, message, custom_id=custom_id)
+        assert inter.callback.type == 4, (what, inter.callback)
+        assert inter.callback.data.get("flags", 0) & EPHEMERAL, what
+        (answer,) = new
+        assert answer.ephemeral and answer.visible_to == who.id, what
+        assert says in answer.content, (what, answer.content)
+        assert answer.allowed_mentions is not None and answer.allowed_mentions.get("parse") == []
+        assert answer.pinged_users == set()
+        assert len(fake.public_messages()) == public_before, what
+        assert h.stored(game_id) == stored, what
+        assert h.stored(thread_game) == stored_thread, what
+        if what == "outdated":
+            # the current board comes with it (privately)
+            assert answer.embed_image() is not None
+    assert other in (ANA, BEN)
+    h.check_clean()
+
+
+async def test_double_click_applies_once(h: Harness, fake: FakeDiscord) -> None:
+    """Two presses of one button at once (a double click, or two devices): one applies,
+    the other is told it is outdated; both are answered once."""
+    await h.start(seed=14)
+    game_id, lobby = await h.lobby(ANA, BEN)
+    await h.press(ANA, lobby, "Start", settle=game_id)
+    member = h.on_turn(game_id)
+    msg = fake.latest_with_buttons()
+    assert member is not None and msg is not None
+    before = h.game(game_id)
+    cid = msg.custom_ids()[0]
+    first, second = await asyncio.gather(
+        fake.click(member, msg, custom_id=cid), fake.click(member, msg, custom_id=cid)
+    )
+    await fake.answered(first)
+    await fake.answered(second)
+    await h.settle(fake.channel_id, game_id)
+    kinds = sorted(i.callback.type for i in (first, second))
+    assert kinds == [4, 7], kinds
+    refused = next(i for i in (first, second) if i.callback.type == 4)
+    assert refused.callback.data["flags"] & EPHEMERAL
+    assert "outdated" in refused.callback.data["content"]
+    after = h.game(game_id)
+    assert after.version == before.version + 1 or len(after.actions) == len(before.actions) + 1
+    h.check_clean()
+
+
+async def test_help_and_rules_are_private(h: Harness, fake: FakeDiscord) -> None:
+    await h.start()
+    await h.lobby(ANA, rules="italian", teams=True)
+    inter, (helped,) = await h.command(CID, "help")
+    assert helped.ephemeral and helped.visible_to == CID.id
+    assert "/ludo new" in helped.content
+    inter, (rules,) = await h.command(CID, "rules")
+    assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+    assert rules.ephemeral and "Italian Ludo" in rules.content and "teams=True" in rules.content
+    _inter, (tower,) = await h.command(CID, "rules", rules="tower")
+    assert tower.ephemeral and tower.content.startswith("Tower Ludo")
+    assert all(m.allowed_mentions == {"parse": []} for m in (helped, rules, tower))
+    h.check_clean()
+
+
+async def test_click_on_overlong_custom_id_is_answered(h: Harness, fake: FakeDiscord) -> None:
+    """A custom_id of Discord's full length (100) that starts like ours but matches no button
+    template: it must still be refused like any foreign button, not left unanswered."""
+    await h.start()
+    await h.lobby(ANA, BEN)
+    odd = fake.plant_message(fake.channel_id, buttons=[[("Roll", "g:" + "0" * 98)]])
+    inter = await fake.click(ANA, odd, "Roll")
+    await fake.answered(inter)
+    assert inter.callback.type == 4 and inter.callback.data.get("flags", 0) & EPHEMERAL
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# names that look like mentions
+
+
+EVE = Member(1_300_000_000_000_000_011, "eve", global_name="@everyone")
+ROLE = Member(1_300_000_000_000_000_012, "rolf", global_name="Rolf", nick="<@&123>")
+USR = Member(1_300_000_000_000_000_013, "ursula", global_name="<@999>")
+LONG_ROLE = Member(1_300_000_000_000_000_014, "lr", global_name="<@&123456789012345678>")
+
+
+async def play_with_mention_names(h: Harness, fake: FakeDiscord) -> str:
+    h.extra_members = [EVE, ROLE, USR, LONG_ROLE]
+    await h.start(seed=9)
+    game_id, lobby = await h.lobby(EVE, ROLE, USR, LONG_ROLE)
+    await h.press(EVE, lobby, "Start", settle=game_id)
+    rng = random.Random(9)
+    for k in range(16):
+        member = h.on_turn(game_id)
+        if member is None:
+            break
+        msg = fake.latest_with_buttons()
+        assert msg is not None
+        if k % 4 == 0:
+            # someone not on turn presses: the refusal names the player on turn
+            other = next(m for m in h.extra_members if m is not member)
+            _inter, (refusal,) = await h.press(other, msg, custom_id=msg.custom_ids()[0])
+            assert refusal.ephemeral and "It is not your turn" in refusal.content
+        if k == 5:
+            await h.command(member, "board")
+        await h.press(member, msg, custom_id=rng.choice(msg.custom_ids()), settle=game_id)
+    return game_id
+
+
+async def test_mention_like_names_never_ping(h: Harness, fake: FakeDiscord) -> None:
+    await play_with_mention_names(h, fake)
+    players = {m.id for m in h.extra_members}
+    messages = fake.all_messages()
+    assert len(messages) > 10
+    for msg in messages:
+        # every version of every message said who may be pinged: nobody, or one player
+        for body in msg.history:
+            if not (body.get("content") or body.get("embeds")):
+                continue
+            am = body.get("allowed_mentions")
+            assert am is not None, f"{body} has no allowed_mentions: everything would ping"
+            parse = set(am.get("parse", []))
+            assert not parse & {"everyone", "roles", "users"}, am
+            assert len(user_ids(am)) <= 1 and user_ids(am) <= players, am
+            if user_ids(am):
+                assert body.get("content") == f"<@{user_ids(am).pop()}>"
+        assert not msg.pinged_everyone and not msg.pinged_roles, msg.content
+        assert msg.pinged_users <= user_ids(msg.ping_allowed_mentions)
+        if msg.pinged_users:
+            # only the adapter's own mention of the player on turn
+            (uid,) = msg.pinged_users
+            assert msg.content == f"<@{uid}>"
+    h.check_clean()
+
+
+async def test_mention_like_names_are_shown_escaped(h: Harness, fake: FakeDiscord) -> None:
+    await play_with_mention_names(h, fake)
+    seen = "\n".join(t for m in fake.all_messages() for t in m.shown_texts())
+    # the names are there, as text
+    assert "@\u200beveryone opened a game" in seen
+    assert "123456789012345678" in seen and "999" in seen and "123" in seen
+    for msg in fake.all_messages():
+        for text in msg.shown_texts():
+            if re.fullmatch(r"<@\d+>", text):
+                continue  # the content: the mention of the player on turn
+            raw = RAW_MENTION.findall(text)
+            assert not raw, f"unescaped {raw} in {text!r}"
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# ending
+
+
+async def test_end_needs_creator_or_manage_messages(h: Harness, fake: FakeDiscord) -> None:
+    await h.start(seed=6)
+    game_id, lobby = await h.lobby(ANA, BEN)
+    await h.press(ANA, lobby, "Start", settle=game_id)
+    stored = h.stored(game_id)
+    board = fake.latest_with_buttons()
+    assert board is not None
+
+    # Ben plays but did not open the game, and may not manage messages
+    inter, (refusal,) = await h.command(BEN, "end")
+    assert inter.callback.type == 4 and refusal.ephemeral and refusal.visible_to == BEN.id
+    assert "Only Ana or a moderator can end the game" in refusal.content
+    assert h.stored(game_id) == stored
+
+    # Mo is not in the game but may manage messages (permission bit 1 << 13)
+    inter, (ended,) = await h.command(MOD, "end")
+    assert inter.callback.type == 4 and not ended.ephemeral
+    assert "Mo ended the game." in ended.description
+    assert ended.content == "" and ended.allowed_mentions == {"parse": []}
+    assert h.game(game_id).status == ENDED
+    assert h.store.channel_game(f"dc:{fake.channel_id}") is None
+
+    # the old board's buttons are dead now
+    member = BEN
+    inter, (dead,) = await h.press(member, board, custom_id=board.custom_ids()[0])
+    assert dead.ephemeral and "This game is over" in dead.content
+
+    # and the channel is free: a new lobby, which its creator can end
+    _game2, _ = await h.lobby(BEN)
+    inter, (ended2,) = await h.command(BEN, "end")
+    assert not ended2.ephemeral and "Ben ended the game." in ended2.description
+    assert h.store.channel_game(f"dc:{fake.channel_id}") is None
+    h.check_clean()
+
+
+async def test_last_one_leaving_closes_the_lobby_message(h: Harness, fake: FakeDiscord) -> None:
+    await h.start()
+    game_id, lobby = await h.lobby(ANA, BEN)
+    inter, new = await h.press(BEN, lobby, "Leave", settle=game_id)
+    assert inter.callback.type == 7 and new == []
+    left = fake.messages[lobby.id].description
+    assert "Ben left the lobby" in left and "1/4" in left, left
+    inter, new = await h.press(ANA, lobby, "Leave")
+    assert inter.callback.type == 7 and new == []
+    closed = fake.messages[lobby.id]
+    assert "nobody is seated: the game is closed" in closed.description
+    assert h.store.channel_game(f"dc:{fake.channel_id}") is None
+    # the closed lobby offers no buttons any more
+    assert closed.buttons() == [], closed.labels()
+    h.check_clean()
+
+
+async def test_buttons_of_an_ended_lobby_say_the_game_is_over(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    await h.start()
+    _game_id, lobby = await h.lobby(ANA)
+    inter, (ended,) = await h.command(ANA, "end")
+    assert inter.callback.type == 4 and "Ana ended the game." in ended.description
+    _inter, (answer,) = await h.press(BEN, lobby, "Join")
+    assert answer.ephemeral and answer.visible_to == BEN.id
+    assert "This game is over" in answer.content, answer.content
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# threads
+
+
+async def test_games_in_threads_are_their_own(h: Harness, fake: FakeDiscord) -> None:
+    await h.start(seed=8)
+    in_thread, thread_lobby = await h.lobby(ANA, BEN, channel_id=fake.thread_id)
+    in_channel, channel_lobby = await h.lobby(CID, channel_id=fake.channel_id)
+    # a thread the bot never saw in GUILD_CREATE (the interaction carries the channel)
+    in_late, late_lobby = await h.lobby(BEN, channel_id=fake.late_thread_id)
+    assert len({in_thread, in_channel, in_late}) == 3
+    assert h.store.channel_game(f"dc:{fake.thread_id}") == in_thread
+    assert h.store.channel_game(f"dc:{fake.channel_id}") == in_channel
+    assert h.store.channel_game(f"dc:{fake.late_thread_id}") == in_late
+    assert thread_lobby.channel_id == fake.thread_id
+    assert late_lobby.channel_id == fake.late_thread_id
+
+    await h.press(ANA, thread_lobby, "Start", settle=in_thread)
+    await play_with_buttons(h, in_thread, fake.thread_id, random.Random(8), stop_after=6)
+    assert all(m.channel_id == fake.thread_id for m in fake.public_messages(fake.thread_id))
+    # the channel's game did not move
+    assert h.game(in_channel).status == LOBBY
+    assert [m.id for m in fake.public_messages(fake.channel_id)] == [channel_lobby.id]
+    # /ludo board in the thread shows the thread's game
+    _inter, (board,) = await h.command(BEN, "board", channel_id=fake.thread_id)
+    assert board.channel_id == fake.thread_id and game_id_of(board) == in_thread
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# slow service: deferred answers
+
+
+async def test_slow_service_defers_and_answers_later(
+    h: Harness, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the service is never quick enough: every interaction is deferred first
+    monkeypatch.setattr(discord_adapter, "QUICK", 0.0)
+    await h.start(seed=12)
+    inter, new = await h.command(ANA, "new")
+    assert inter.callback.type == 5
+    (lobby,) = new
+    assert lobby.id == inter.original_id and not lobby.loading and not lobby.ephemeral
+    assert "Ana opened a game" in lobby.description and lobby.buttons()
+    game_id = game_id_of(lobby)
+
+    inter, new = await h.press(BEN, lobby, "Join", settle=game_id)
+    assert inter.callback.type == 6 and new == []
+    await fake.wait_for(
+        lambda: "Ben joined" in fake.messages[lobby.id].description, 5, "the lobby edited"
+    )
+    inter, _ = await h.press(ANA, lobby, "Start", settle=game_id)
+    assert inter.callback.type == 6
+    await play_with_buttons(h, game_id, fake.channel_id, random.Random(12), stop_after=3, answer=6)
+
+    # a refused command must stay private even when it was deferred
+    inter, new = await h.command(BEN, "join")
+    assert inter.callback.type == 5
+    # the public "thinking…" goes away and a private answer follows
+    await fake.wait_for(
+        lambda: any(m.interaction_id == inter.id for m in fake.all_messages()),
+        5,
+        "the refusal to arrive",
+    )
+    answers = [m for m in fake.all_messages() if m.interaction_id == inter.id]
+    (answer,) = answers
+    assert "The game has already started." in answer.content
+    assert answer.ephemeral and answer.visible_to == BEN.id, (
+        "the refusal was posted publicly in the channel"
+    )
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# turn timers
+
+
+async def test_timer_replies_are_posted_in_the_channel(h: Harness, fake: FakeDiscord) -> None:
+    clock = Clock(time.time())
+    await h.start(seed=13, clock=clock)
+    games = {}
+    for channel_id in (fake.channel_id, fake.late_thread_id):
+        game_id, lobby = await h.lobby(ANA, BEN, channel_id=channel_id, timer=10)
+        await h.press(ANA, lobby, "Start", settle=game_id)
+        games[channel_id] = game_id
+    before = {c: len(fake.public_messages(c)) for c in games}
+    on_turn = {c: h.on_turn(g) for c, g in games.items()}
+
+    clock.advance(11)
+    stop = asyncio.Event()
+    timers = asyncio.create_task(run_timers(h.svc, [h.adapter], stop, tick=0.05))
+    try:
+        for channel_id, game_id in games.items():
+            await fake.wait_for(
+                lambda cid=channel_id: len(fake.public_messages(cid)) > before[cid],  # type: ignore[misc]
+                10,
+                f"the timer's message in {channel_id}",
+            )
+            msg = fake.public_messages(channel_id)[-1]
+            assert msg.interaction_id is None  # posted in the channel, no interaction
+            who = on_turn[channel_id]
+            assert who is not None
+            assert f"{who.display_name} ran out of time" in msg.description
+            await h.settle(channel_id, game_id)
+            check_board(fake.public_messages(channel_id)[-1], h.game(game_id))
+    finally:
+        stop.set()
+        await timers
+    # the thread the bot had not seen was looked up first
+    assert fake.calls_to("GET", rf"/channels/{fake.late_thread_id}")
+    assert fake.calls_to("POST", rf"/channels/{fake.late_thread_id}/messages")
+    h.check_clean()
+
+
+# ----------------------------------------------------------------------
+# gateway settings
+
+
+async def test_sharded_sessions(h: Harness, fake: FakeDiscord) -> None:
+    await h.start(shard_count=2, shard_ids=(0, 1))
+    assert not fake.calls_to("GET", "/gateway/bot")
+    shards = sorted(c.shard for c in fake.connections)
+    assert shards == [(0, 2), (1, 2)]
+    assert all(c.path == "/gateway" for c in fake.connections)
+    # the guild's shard delivers its interactions
+    game_id, _lobby = await h.lobby(ANA, BEN)
+    assert h.game(game_id).status == LOBBY
+    h.check_clean()
+
+
+async def test_configured_gateway_url_is_used(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """DISCORD_GATEWAY_URL must be where the bot connects, also with automatic sharding
+    (when discord.py asks /gateway/bot, whose answer points elsewhere)."""
+    fake = FakeDiscord(bot_gateway_path="/gateway-from-api")
+    await fake.start()
+    h = Harness(fake, SqliteStore(str(tmp_path / "ludo.sqlite3")), caplog)
+    try:
+        await h.start()
+        assert [c.path for c in fake.connections] == ["/gateway"], (
+            "the bot connected to the gateway /gateway/bot named, not the configured one"
+        )
+    finally:
+        await h.stop_all()
+        h.store.close()
+        await fake.close()
+
+
+# ----------------------------------------------------------------------
+# a wrong token
+
+
+async def test_wrong_token_fails_start_with_one_line(h: Harness, fake: FakeDiscord) -> None:
+    adapter = h.make(token="not-the-token")
+    with pytest.raises(AdapterError) as err:
+        await adapter.start(ready_timeout=10)
+    assert one_line(str(err.value)) and "DISCORD_TOKEN" in str(err.value)
+    (me,) = fake.calls_to("GET", "/users/@me")
+    assert me.status == 401 and me.authorization == "Bot not-the-token"
+    assert not fake.command_syncs and not fake.connections
+
+
+async def test_failed_start_closes_the_client(h: Harness, fake: FakeDiscord) -> None:
+    """A start that fails must not leave discord.py's HTTP session open (aiohttp then
+    complains "Unclosed client session" / "Unclosed connector" on stderr)."""
+    adapter = h.make(token="not-the-token")
+    with pytest.raises(AdapterError):
+        await adapter.start(ready_timeout=10)
+    assert adapter.client.is_closed(), "the failed start left the client and its session open"
+
+
+async def test_run_with_wrong_token_exits_with_one_line(fake: FakeDiscord, tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("ludo-bot")
+    cmd = [str(script), "run"] if script.exists() else [sys.executable, "-m", "bot.cli", "run"]
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DISCORD_", "TELEGRAM_", "REDIS_", "LUDO_"))
+    }
+    env.update(
+        DISCORD_TOKEN="wrong-token",
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        LUDO_DATABASE=str(tmp_path / "ludo.sqlite3"),
+    )
+    proc = await asyncio.create_subprocess_exec(
+        *cmd,
+        env=env,
+        cwd=str(Path(__file__).resolve().parents[1]),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    stderr = err.decode()
+    assert proc.returncode not in (0, None), (proc.returncode, stderr)
+    assert "Traceback" not in stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, f"one line expected on stderr, got:\n{stderr}"
+    assert "DISCORD_TOKEN" in lines[0]
+    assert fake.calls_to("GET", "/users/@me")[0].status == 401
+    assert not fake.connections
