@@ -21,6 +21,8 @@ import discord
 import yarl
 from discord import app_commands
 
+from engine import RULE_SETS
+
 from .messages import say
 from .model import User
 from .replies import Reply, Text
@@ -42,6 +44,9 @@ HELP = (
     "(or `/ludo roll` and `/ludo move`). `/ludo board` shows the board, `/ludo rules` the "
     "rules, `/ludo end` ends the game (its creator or anyone with Manage Messages)."
 )
+
+
+RULE_CHOICES = [app_commands.Choice(name=name.capitalize(), value=name) for name in RULE_SETS]
 
 
 class AdapterError(Exception):
@@ -197,14 +202,7 @@ class LudoCommands(app_commands.Group):
         pieces_to_win="Italian only: pieces home to win (2 or 3)",
         timer="Seconds per turn before the computer plays it (0: no timer)",
     )
-    @app_commands.choices(
-        rules=[
-            app_commands.Choice(name="Classic", value="classic"),
-            app_commands.Choice(name="Tower", value="tower"),
-            app_commands.Choice(name="Italian", value="italian"),
-            app_commands.Choice(name="Super", value="super"),
-        ]
-    )
+    @app_commands.choices(rules=RULE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -273,14 +271,7 @@ class LudoCommands(app_commands.Group):
 
     @app_commands.command(name="rules")
     @app_commands.describe(rules="A rule set (default: the one of the game here)")
-    @app_commands.choices(
-        rules=[
-            app_commands.Choice(name="Classic", value="classic"),
-            app_commands.Choice(name="Tower", value="tower"),
-            app_commands.Choice(name="Italian", value="italian"),
-            app_commands.Choice(name="Super", value="super"),
-        ]
-    )
+    @app_commands.choices(rules=RULE_CHOICES)
     async def rules(
         self, interaction: discord.Interaction[Any], rules: app_commands.Choice[str] | None = None
     ) -> None:

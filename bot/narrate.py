@@ -9,15 +9,15 @@ from __future__ import annotations
 from engine import HOME, Event, Move
 
 
-def where(p: int) -> str:
-    """A progress value as a person says it."""
+def where(p: int, *, short: bool = False) -> str:
+    """A progress value as a person says it (``short``: a bare number on the track)."""
     if p == 0:
         return "base"
     if p == HOME:
         return "home"
     if p > 51:
         return f"column {p - 51}"
-    return f"square {p}"
+    return str(p) if short else f"square {p}"
 
 
 def describe_move(m: Move) -> str:

@@ -22,6 +22,7 @@ from engine.board import DEFAULT_SEATS
 
 from .ai import HeuristicPlayer
 from .model import ENDED, LOBBY, OVER, PLAYING, DamagedGame, Game, Seat, User, encode_action
+from .narrate import where
 from .players import Policy
 from .replies import Button, Reply, Text
 from .store import Store
@@ -448,22 +449,20 @@ class GameService:
             return self._refuse(Refusal("refuse.game_over"), channel)
         if ver != game.version:
             return self._refuse(Refusal("refuse.outdated", board=True), channel, game)
-        if act == "j":
-            return self.join(channel, user, version=ver)
-        if act == "l":
-            return self.leave(channel, user, version=ver)
-        if act == "c":
-            return self.add_computer(channel, user, version=ver)
-        if act == "x":
-            return self.remove_computer(channel, user, version=ver)
-        if act == "s":
-            return self.start(channel, user, version=ver)
-        if act == "r":
-            return self.roll(channel, user, version=ver)
         if act == "m" and arg:
             return self.move(channel, user, int(arg), version=ver)
         if act == "b":
             return self.board(channel, user)
+        ops = {
+            "j": self.join,
+            "l": self.leave,
+            "c": self.add_computer,
+            "x": self.remove_computer,
+            "s": self.start,
+            "r": self.roll,
+        }
+        if act in ops and not arg:
+            return ops[act](channel, user, version=ver)
         return self._refuse(Refusal("refuse.bad_button"), channel)
 
     # ------------------------------------------------------------------
@@ -920,13 +919,7 @@ class GameService:
 
 
 def _where(p: int) -> str:
-    if p == 0:
-        return "base"
-    if p == HOME:
-        return "home"
-    if p > 51:
-        return f"column {p - 51}"
-    return str(p)
+    return where(p, short=True)
 
 
 def _move_label(m: Move) -> Text:

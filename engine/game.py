@@ -70,15 +70,8 @@ def new_game(
         if _all_home(s, c):
             raise RecordError(f"turn: {turn} has all pieces home and cannot play")
         s.cur = c
-    s.phase = "roll"
-    s.die = 0
-    s.sixes = 0
-    s.extra = 0
-    s.bonus = ()
-    s.last = -1
-    s.follow = -1
     s.won = ()
-    s._moves = None
+    _start_turn(s, s.cur)
     return s
 
 
@@ -260,6 +253,13 @@ def _next_turn(s: GameState, events: list[Event] | None) -> None:
         c = seats[(k + step) % n]
         if not _all_home(s, c):
             break
+    _start_turn(s, c)
+    if events is not None:
+        events.append(Event("turn", COLOURS[c]))
+
+
+def _start_turn(s: GameState, c: int) -> None:
+    """Colour ``c`` is to roll, with nothing owed from anyone's earlier turn."""
     s.cur = c
     s.phase = "roll"
     s.die = 0
@@ -269,8 +269,6 @@ def _next_turn(s: GameState, events: list[Event] | None) -> None:
     s.last = -1
     s.follow = -1
     s._moves = None
-    if events is not None:
-        events.append(Event("turn", COLOURS[c]))
 
 
 def _extra(s: GameState, why: str, events: list[Event] | None) -> None:
