@@ -511,6 +511,8 @@ class GameService:
         except Refusal as r:
             if r.text.key == "timer.not_due":
                 self._sync_deadline(game_id)
+            elif r.text.key in ("refuse.no_game", "refuse.damaged"):
+                self.store.unschedule(game_id)  # nothing left to time
             return None
 
     def _sync_deadline(self, game_id: str) -> None:

@@ -611,3 +611,16 @@ def test_a_move_refusal_numbers_pieces_from_one(store: Store) -> None:
             return
         reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
     pytest.fail("never a move to refuse")
+
+
+def test_a_deadline_of_a_damaged_game_is_dropped(store: Store) -> None:
+    clock = Clock()
+    svc, _ = started(store, seats=2, timer=45, clock=clock)
+    game = current(svc, "chan")
+    stored = store.load(game.id)
+    assert stored is not None and store.save(game.id, b"{broken", stored.rev)
+    clock.advance(50)
+    assert svc.fire_due() == []
+    # not claimed again and again after the lease: it is gone from the schedule
+    clock.advance(3600)
+    assert store.claim_due(clock.now, 30) == []
