@@ -18,6 +18,12 @@ _WHY = {
     "home": "for reaching home",
 }
 
+
+def _rolled(p: dict[str, Any]) -> str:
+    """'rolled 4 and ' when the move's roll is told in the same line."""
+    return f"rolled {p['die']} and " if p.get("die") else ""
+
+
 RULES_TEXT = {
     "classic": (
         "Classic Ludo (Megajogos). A piece leaves the base only on a 6. A 6, a capture and "
@@ -54,7 +60,11 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "lobby.left": "{who} left the lobby.",
     "lobby.computer_added": "A computer player sat down.",
     "lobby.computer_removed": "A computer player left.",
-    "lobby.computer_filled": "A computer player takes an empty seat.",
+    "lobby.computer_filled": lambda p: (
+        "Computer players take the empty seats."
+        if p.get("count", 1) != 1
+        else "A computer player takes the empty seat."
+    ),
     "lobby.closed_empty": "{who} left and nobody is seated: the game is closed.",
     "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}).",
     # game
@@ -71,12 +81,12 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "turn.bonus": "{who} ({colour}): choose a piece for the bonus move of {steps}.",
     # events
     "ev.roll": "{who} rolled {die}.",
-    "ev.enter": "{who} brought piece {piece} out.",
+    "ev.enter": lambda p: f"{p['who']} {_rolled(p)}brought piece {p['piece']} out.",
     "ev.move": lambda p: (
-        f"{p['who']} moved piece {p['piece']} from {p['frm']} to {p['to']}"
+        f"{p['who']} {_rolled(p)}moved piece {p['piece']} from {p['frm']} to {p['to']}"
         + (" (bouncing off home)." if p.get("bounce") else ".")
     ),
-    "ev.home": "{who} brought piece {piece} home!",
+    "ev.home": lambda p: f"{p['who']} {_rolled(p)}brought piece {p['piece']} home!",
     "ev.capture": "{who} captured {victim}'s piece {piece}: back to base.",
     "ev.tower": "{who} built a tower.",
     "ev.barrier": "{who} formed a barrier.",

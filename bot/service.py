@@ -227,9 +227,10 @@ class GameService:
             lines: list[Text] = []
             # super is played by exactly 4 and teams need 4: computers fill the empty seats
             if opts.min_players == 4 or opts.teams:
-                while len(game.seats) < 4:
-                    game.seats.append(Seat(None))
-                    lines.append(Text("lobby.computer_filled"))
+                empty = 4 - len(game.seats)
+                if empty > 0:
+                    game.seats.extend(Seat(None) for _ in range(empty))
+                    lines.append(Text("lobby.computer_filled", {"count": empty}))
             if len(game.seats) < opts.min_players:
                 raise Refusal("refuse.need_players", need=opts.min_players)
             colours = DEFAULT_SEATS[len(game.seats)]
@@ -661,7 +662,18 @@ class GameService:
                 game.last.pop("roll", None)
         else:
             game.last = {"roll": [colour, action["roll"]]}
-        lines.extend(self._narrate(game, events))
+        said = self._narrate(game, events)
+        if (
+            move is not None
+            and said
+            and lines
+            and lines[-1].key == "ev.roll"
+            and lines[-1].params.get("colour") == colour
+            and said[0].key in ("ev.move", "ev.enter", "ev.home")
+        ):
+            # "rolled 4 and moved piece 2 from 10 to 14": one line, not two
+            said[0] = Text(said[0].key, said[0].params | {"die": lines.pop().params["die"]})
+        lines.extend(said)
 
     def _computer_step(self, game: Game, lines: list[Text]) -> None:
         state = game.state
