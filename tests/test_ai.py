@@ -21,13 +21,7 @@ from bot.ai import HeuristicPlayer, danger, score_moves
 from bot.players import RandomPlayer
 from bot.simulate import simulate
 from engine import COLOURS, GameState, Move
-
-
-def sq(colour: str, square: int) -> int:
-    """The progress at which a ``colour`` piece stands on absolute track ``square``."""
-    p = (square - 13 * COLOURS.index(colour)) % 52 + 1
-    assert 1 <= p <= 51, f"{colour} never stands on square {square}"
-    return p
+from tests.util import on as sq
 
 
 def position(**pieces: list[int]) -> dict[str, list[int]]:

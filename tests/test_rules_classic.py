@@ -15,23 +15,10 @@ import pytest
 
 import engine
 from engine import IllegalAction, RecordError
-from tests.util import game, kinds, run, targets
+from tests.util import game, kinds, on, reasons, run, targets
 
-SEAT = {"red": 0, "green": 1, "yellow": 2, "blue": 3}
 START_SQUARES = (0, 13, 26, 39)
 STAR_SQUARES = (8, 21, 34, 47)
-
-
-def on(colour: str, square: int) -> int:
-    """Progress of a ``colour`` piece on absolute track square ``square`` (RULES.md 1)."""
-    p = (square - 13 * SEAT[colour]) % 52 + 1
-    assert p <= 51, f"{colour} never stands on square {square}"
-    return p
-
-
-def reasons(events: list[engine.Event], kind: str) -> list[str]:
-    """The ``reason`` of each event of ``kind`` ("six", "capture", "no_move"...)."""
-    return [e.reason or "" for e in events if e.kind == kind]
 
 
 def test_on_helper_matches_rules_md_coordinates() -> None:

@@ -13,17 +13,11 @@ import pytest
 
 import engine
 from engine import COLOURS, GameState, IllegalAction, RecordError
-from tests.util import game, kinds, run, targets
+from tests.util import game, kinds, reasons, refused, run, targets
+from tests.util import on as sq
 
 HOME = 57
 BASE = [0, 0, 0, 0]
-
-
-def sq(colour: str, square: int) -> int:
-    """The progress at which a ``colour`` piece stands on absolute track ``square``."""
-    p = (square - 13 * COLOURS.index(colour)) % 52 + 1
-    assert 1 <= p <= 51, f"{colour} never stands on square {square}"
-    return p
 
 
 def sgame(turn: str = "red", **position: list[int]) -> GameState:
@@ -31,17 +25,6 @@ def sgame(turn: str = "red", **position: list[int]) -> GameState:
     (replacing rule 2's start position, so scenarios stay uncluttered)."""
     full = {c: list(position.get(c, BASE)) for c in COLOURS}
     return game("super", full, turn=turn)
-
-
-def refused(state: GameState, action: str) -> IllegalAction:
-    """Apply ``action`` expecting IllegalAction; return it."""
-    with pytest.raises(IllegalAction) as info:
-        run(state, action)
-    return info.value
-
-
-def reasons(events: list[engine.Event], kind: str) -> list[str | None]:
-    return [e.reason for e in events if e.kind == kind]
 
 
 # --------------------------------------------------------------------------

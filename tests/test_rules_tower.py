@@ -10,24 +10,11 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import COLOURS, IllegalAction, RecordError
-from tests.util import game, kinds, run, targets
+from engine import IllegalAction, RecordError
+from tests.util import game, kinds, refused, run, targets
+from tests.util import on as sq
 
 HOME = 57
-
-
-def sq(colour: str, square: int) -> int:
-    """The progress at which a ``colour`` piece stands on absolute track ``square``."""
-    p = (square - 13 * COLOURS.index(colour)) % 52 + 1
-    assert 1 <= p <= 51, f"{colour} never stands on square {square}"
-    return p
-
-
-def refused(state: engine.GameState, action: str) -> IllegalAction:
-    """Apply ``action`` expecting IllegalAction; return it."""
-    with pytest.raises(IllegalAction) as info:
-        run(state, action)
-    return info.value
 
 
 # --------------------------------------------------------------------------

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 import engine
-from engine import Event, GameState
+from engine import COLOURS, Event, GameState, IllegalAction
 
 
 def game(
@@ -65,3 +67,22 @@ def kinds(events: list[Event]) -> list[str]:
 def targets(state: GameState) -> dict[int, int]:
     """piece -> destination progress for the legal moves now."""
     return {m.piece: m.to for m in engine.legal_moves(state)}
+
+
+def on(colour: str, square: int) -> int:
+    """Progress of a ``colour`` piece standing on absolute track ``square`` (RULES.md 1)."""
+    p = (square - 13 * COLOURS.index(colour)) % 52 + 1
+    assert p <= 51, f"{colour} never stands on square {square}"
+    return p
+
+
+def reasons(events: list[Event], kind: str) -> list[str]:
+    """The ``reason`` of each event of ``kind`` ("six", "capture", "no_move"...)."""
+    return [e.reason or "" for e in events if e.kind == kind]
+
+
+def refused(state: GameState, action: str) -> IllegalAction:
+    """Apply ``action`` expecting :class:`IllegalAction`; return it."""
+    with pytest.raises(IllegalAction) as info:
+        run(state, action)
+    return info.value
