@@ -31,7 +31,8 @@ from renderer.board import DEFAULT_SIZE
 from renderer.theme import THEMES
 
 from .ai import HeuristicPlayer
-from .narrate import describe, describe_move, where
+from .messages import say
+from .narrate import describe_move, event_texts, where
 from .players import Policy, RandomPlayer
 from .simulate import simulate
 
@@ -144,10 +145,8 @@ def cmd_play(
                 shots += 1
                 png = render_board(state, last_move=last, rolled=rolled, size=args.size)
                 (images / f"{shots:04d}.png").write_bytes(png)
-        for ev in events:
-            line = describe(ev)
-            if line and ev.kind != "turn":
-                print(line, file=out)
+        for text in event_texts(events, str):
+            print(say(text), file=out)
     print("Final ranking:", file=out)
     scores = state.scores
     for k, colour in enumerate(state.ranking or [], 1):

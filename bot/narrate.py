@@ -1,12 +1,18 @@
-"""Plain-English lines for engine events (the terminal game; chat text comes later).
+"""What happened, for people: engine events as message keys, places in words.
 
+Used by the game service (chat replies) and by the terminal game alike.
 Pieces are numbered from 1 for people, as on the board image; the engine and
 the record count from 0.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from engine import HOME, Event, Move
+
+from .replies import Text
 
 
 def where(p: int, *, short: bool = False) -> str:
@@ -32,46 +38,72 @@ def describe_move(m: Move) -> str:
     return text
 
 
-_REASONS = {
-    "six": "for the 6",
-    "capture": "for the capture",
-    "home": "for reaching home",
-    "no_move": "no legal move",
-    "three_sixes": "third 6 in a row",
-}
+def event_texts(events: Sequence[Event], who_is: Callable[[str], str]) -> list[Text]:
+    """What the engine's events say, as message keys (see :mod:`bot.messages`).
 
-
-def describe(e: Event) -> str | None:
-    """One line for an event, or None for events not worth a line on their own."""
-    who = e.colour
-    why = _REASONS.get(e.reason or "", e.reason or "")
-    if e.kind == "roll":
-        return f"{who} rolls {e.die}"
-    if e.kind == "move":
-        assert e.piece is not None and e.frm is not None and e.to is not None
-        verb = "brings piece {n} out" if e.reason == "enter" else "moves piece {n} {a} -> {b}"
-        line = verb.format(n=e.piece + 1, a=where(e.frm), b=where(e.to))
-        if e.reason == "bounce":
-            line += " (bouncing off home)"
-        return f"{who} {line}"
-    if e.kind == "capture" and e.target:
-        return f"{who} captures {e.target[0]} piece {e.target[1] + 1}: back to base"
-    if e.kind == "stack":
-        return f"{who} forms a {e.reason}"
-    if e.kind == "home":
-        return f"{who} piece {(e.piece or 0) + 1} reaches home"
-    if e.kind == "extra_turn":
-        return f"{who} rolls again {why}"
-    if e.kind == "bonus":
-        return f"{who} earns a bonus move of {e.die} {why}"
-    if e.kind == "bonus_lost":
-        return f"{who} loses the bonus move of {e.die}: no piece can move it"
-    if e.kind == "penalty":
-        return f"{who} piece {(e.piece or 0) + 1} goes back to base (third 6)"
-    if e.kind == "pass":
-        return f"{who} passes: {why}"
-    if e.kind == "finish":
-        return f"{who} has all pieces home"
-    if e.kind == "game_over":
-        return f"game over: {e.reason} wins"
-    return None
+    ``who_is`` names the player of a colour.  A roll that only passes is told
+    once, by the pass ("rolled 3: no piece can move").
+    """
+    out: list[Text] = []
+    for k, e in enumerate(events):
+        who = who_is(e.colour)
+        p: dict[str, Any] = {"who": who, "colour": e.colour}
+        if e.kind == "roll":
+            # a roll that passes is said once, by the pass ("rolled 3: no piece can move")
+            if not (k + 1 < len(events) and events[k + 1].kind == "pass"):
+                out.append(Text("ev.roll", p | {"die": e.die}))
+        elif e.kind == "move":
+            assert e.piece is not None and e.frm is not None and e.to is not None
+            key = "ev.enter" if e.reason == "enter" else ("ev.home" if e.to == HOME else "ev.move")
+            out.append(
+                Text(
+                    key,
+                    p
+                    | {
+                        "piece": e.piece + 1,
+                        "frm": where(e.frm, short=True),
+                        "to": where(e.to, short=True),
+                        "bounce": e.reason == "bounce",
+                    },
+                )
+            )
+        elif e.kind == "capture" and e.target:
+            out.append(
+                Text(
+                    "ev.capture",
+                    p
+                    | {
+                        "victim": who_is(e.target[0]),
+                        "victim_colour": e.target[0],
+                        "piece": e.target[1] + 1,
+                    },
+                )
+            )
+        elif e.kind == "stack":
+            out.append(Text("ev.tower" if e.reason == "tower" else "ev.barrier", p))
+        elif e.kind == "extra_turn":
+            out.append(Text("ev.extra", p | {"why": e.reason}))
+        elif e.kind == "bonus":
+            out.append(Text("ev.bonus", p | {"steps": e.die, "why": e.reason}))
+        elif e.kind == "bonus_lost":
+            out.append(Text("ev.bonus_lost", p | {"steps": e.die}))
+        elif e.kind == "penalty":
+            out.append(Text("ev.penalty", p | {"piece": (e.piece or 0) + 1}))
+        elif e.kind == "pass":
+            out.append(
+                Text(
+                    "ev.pass_three_sixes" if e.reason == "three_sixes" else "ev.pass",
+                    p | {"die": e.die},
+                )
+            )
+        elif e.kind == "finish":
+            out.append(Text("ev.finish", p))
+        elif e.kind == "game_over":
+            winners = (e.reason or "").split(",")
+            out.append(
+                Text(
+                    "ev.game_over",
+                    {"winners": " & ".join(who_is(w) for w in winners if w)},
+                )
+            )
+    return out

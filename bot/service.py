@@ -22,7 +22,7 @@ from engine.board import DEFAULT_SEATS
 
 from .ai import HeuristicPlayer
 from .model import ENDED, LOBBY, OVER, PLAYING, DamagedGame, Game, Seat, User, encode_action
-from .narrate import where
+from .narrate import event_texts, where
 from .players import Policy
 from .replies import Button, Reply, Text
 from .store import Store
@@ -753,73 +753,7 @@ class GameService:
         return _Outcome([first, self._lobby_status(game)], board=False, mention=False)
 
     def _narrate(self, game: Game, events: list[Event]) -> list[Text]:
-        out: list[Text] = []
-        for k, e in enumerate(events):
-            who = self._who(game, e.colour)
-            p: dict[str, Any] = {"who": who, "colour": e.colour}
-            if e.kind == "roll":
-                # a roll that passes is said once, by the pass ("rolled 3: no piece can move")
-                if not (k + 1 < len(events) and events[k + 1].kind == "pass"):
-                    out.append(Text("ev.roll", p | {"die": e.die}))
-            elif e.kind == "move":
-                assert e.piece is not None and e.frm is not None and e.to is not None
-                key = (
-                    "ev.enter"
-                    if e.reason == "enter"
-                    else ("ev.home" if e.to == HOME else "ev.move")
-                )
-                out.append(
-                    Text(
-                        key,
-                        p
-                        | {
-                            "piece": e.piece + 1,
-                            "frm": _where(e.frm),
-                            "to": _where(e.to),
-                            "bounce": e.reason == "bounce",
-                        },
-                    )
-                )
-            elif e.kind == "capture" and e.target:
-                out.append(
-                    Text(
-                        "ev.capture",
-                        p
-                        | {
-                            "victim": self._who(game, e.target[0]),
-                            "victim_colour": e.target[0],
-                            "piece": e.target[1] + 1,
-                        },
-                    )
-                )
-            elif e.kind == "stack":
-                out.append(Text("ev.tower" if e.reason == "tower" else "ev.barrier", p))
-            elif e.kind == "extra_turn":
-                out.append(Text("ev.extra", p | {"why": e.reason}))
-            elif e.kind == "bonus":
-                out.append(Text("ev.bonus", p | {"steps": e.die, "why": e.reason}))
-            elif e.kind == "bonus_lost":
-                out.append(Text("ev.bonus_lost", p | {"steps": e.die}))
-            elif e.kind == "penalty":
-                out.append(Text("ev.penalty", p | {"piece": (e.piece or 0) + 1}))
-            elif e.kind == "pass":
-                out.append(
-                    Text(
-                        "ev.pass_three_sixes" if e.reason == "three_sixes" else "ev.pass",
-                        p | {"die": e.die},
-                    )
-                )
-            elif e.kind == "finish":
-                out.append(Text("ev.finish", p))
-            elif e.kind == "game_over":
-                winners = (e.reason or "").split(",")
-                out.append(
-                    Text(
-                        "ev.game_over",
-                        {"winners": " & ".join(self._who(game, w) for w in winners if w)},
-                    )
-                )
-        return out
+        return event_texts(events, lambda colour: self._who(game, colour))
 
     def _prompt(self, game: Game) -> Text:
         """Whose turn it is and what they must do."""

@@ -121,7 +121,7 @@ def test_play_runs_unattended_to_a_ranking() -> None:
     out = io.StringIO()
     assert cmd_play(args, io.StringIO(), out) == 0
     text = out.getvalue()
-    assert "rolls" in text and "Final ranking:" in text
+    assert " rolled " in text and "Final ranking:" in text
     assert "1000 points" in text  # the classic winner always has 1000
 
 
@@ -155,7 +155,7 @@ def test_play_writes_a_board_image_after_every_move(tmp_path: Path) -> None:
     moves = sum(
         1
         for line in out.getvalue().splitlines()
-        if " moves piece " in line or " brings piece " in line
+        if " moved piece " in line or " brought piece " in line
     )
     shots = sorted(folder.glob("[0-9]*.png"))
     # one image per move, named in order, plus the standings at the end
