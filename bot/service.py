@@ -583,11 +583,15 @@ class GameService:
         for _ in range(MAX_RETRIES):
             game = self._load(game_id)
             outcome = op(game)
+            due = game.deadline if game.status == PLAYING else None
+            timed = due is not None
+            if due is not None:
+                # scheduled before the save, so a crash in between cannot lose the
+                # deadline: at worst it fires early, finds nothing due and is set right
+                self.store.schedule(game.id, due)
             if self.store.save(game.id, game.to_bytes(), game.rev):
                 game.rev += 1
-                if game.deadline is not None and game.status == PLAYING:
-                    self.store.schedule(game.id, game.deadline)
-                else:
+                if not timed:
                     self.store.unschedule(game.id)
                 if game.status in (OVER, ENDED):
                     self.store.release_channel(game.channel, game.id)

@@ -626,3 +626,36 @@ def test_a_deadline_of_a_damaged_game_is_dropped(store: Store) -> None:
     # not claimed again and again after the lease: it is gone from the schedule
     clock.advance(3600)
     assert store.claim_due(clock.now, 30) == []
+
+
+class _CrashOnSave:
+    """A store whose next save dies after reaching the store (a worker killed mid-press)."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.crash = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def save(self, game_id: str, data: bytes, rev: int) -> bool:
+        done = self.inner.save(game_id, data, rev)
+        if self.crash:
+            self.crash = False
+            raise SystemExit("worker killed right after its save")
+        return done
+
+
+def test_a_worker_killed_right_after_saving_loses_no_deadline(store: Store) -> None:
+    # the deadline is scheduled before the save: a worker that dies between
+    # the two cannot leave a timed turn without its timer
+    clock = Clock()
+    proxy = _CrashOnSave(store)
+    svc, reply = lobby(proxy, seats=2, timer=45, clock=clock)  # type: ignore[arg-type]
+    proxy.crash = True
+    with pytest.raises(SystemExit):
+        svc.press("chan", ANA, buttons(reply)["btn.start"])
+    clock.advance(50)
+    fresh = service(store, seed=5, clock=clock)
+    replies = fresh.fire_due()
+    assert len(replies) == 1 and replies[0].lines[0].key == "timer.expired"
