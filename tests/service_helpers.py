@@ -80,3 +80,19 @@ def press_first(
     assert buttons, f"no buttons to press in {reply}"
     k = pick(len(buttons)) if pick else 0
     return svc.press(channel, user, buttons[k].data)
+
+
+def step(svc: GameService, channel: str, reply: Reply) -> Reply:
+    """The person on turn presses the first button of the latest reply."""
+    user = person_on_turn(current(svc, channel))
+    assert user is not None, "nobody to press: the game waits for no one"
+    return svc.press(channel, user, next(b for row in reply.buttons for b in row).data)
+
+
+def play_out(svc: GameService, channel: str, reply: Reply, limit: int = 5000) -> Reply:
+    """Press first buttons until the game is over; the last reply."""
+    for _ in range(limit):
+        if reply.finished:
+            return reply
+        reply = step(svc, channel, reply)
+    raise AssertionError(f"no end after {limit} presses")

@@ -12,6 +12,24 @@ from hypothesis import strategies as st
 import engine
 from engine import GameState, LudoError
 
+#: every field of a saved state (GameState.to_dict)
+STATE_FIELDS = [
+    "v",
+    "rules",
+    "players",
+    "pieces",
+    "turn",
+    "phase",
+    "die",
+    "sixes",
+    "extra",
+    "bonus",
+    "last",
+    "follow",
+    "winner",
+    "options",
+]
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 70) | st.text(max_size=8),
     lambda inner: (
@@ -73,24 +91,7 @@ def test_any_json_value_is_refused_cleanly(value: Any) -> None:
 @settings(max_examples=200, deadline=None)
 @given(
     st.dictionaries(
-        st.sampled_from(
-            [
-                "v",
-                "rules",
-                "players",
-                "pieces",
-                "turn",
-                "phase",
-                "die",
-                "sixes",
-                "extra",
-                "bonus",
-                "last",
-                "follow",
-                "winner",
-                "options",
-            ]
-        ),
+        st.sampled_from(STATE_FIELDS),
         json_values,
     )
 )
@@ -127,24 +128,7 @@ MID_GAME = _mid_game_states()
 @settings(max_examples=400, deadline=None)
 @given(
     st.sampled_from(MID_GAME),
-    st.sampled_from(
-        [
-            "v",
-            "rules",
-            "players",
-            "pieces",
-            "turn",
-            "phase",
-            "die",
-            "sixes",
-            "extra",
-            "bonus",
-            "last",
-            "follow",
-            "winner",
-            "options",
-        ]
-    ),
+    st.sampled_from(STATE_FIELDS),
     json_values | st.integers(-2, 9),
 )
 def test_a_state_with_one_corrupt_field_loads_cleanly_or_is_refused(

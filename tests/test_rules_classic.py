@@ -755,11 +755,9 @@ def test_classic_13_others_ranked_by_score() -> None:
     assert state.ranking == ["yellow", "green", "red", "blue"]
 
 
-def test_classic_13_ties_keep_seating_order_from_red() -> None:
-    # Classic 13 + RULES.md 7: equal scores share a rank; in the ranking list
-    # tied players keep seating order from red (not from the winner): green
-    # wins, blue 40, then red and yellow tied on 30 in the order red, yellow.
-    state = game(
+def tied_scores() -> engine.GameState:
+    """Green about to win; blue 40; red and yellow tied on 30."""
+    return game(
         "classic",
         {
             "red": [30, 0, 0, 0],
@@ -769,6 +767,13 @@ def test_classic_13_ties_keep_seating_order_from_red() -> None:
         },
         turn="green",
     )
+
+
+def test_classic_13_ties_keep_seating_order_from_red() -> None:
+    # Classic 13 + RULES.md 7: equal scores share a rank; in the ranking list
+    # tied players keep seating order from red (not from the winner): green
+    # wins, blue 40, then red and yellow tied on 30 in the order red, yellow.
+    state = tied_scores()
     state, _ = run(state, "r3", "m3")
     assert state.scores == {"red": 30, "green": 1000, "yellow": 30, "blue": 40}
     assert state.ranking == ["green", "blue", "red", "yellow"]
@@ -777,16 +782,7 @@ def test_classic_13_ties_keep_seating_order_from_red() -> None:
 def test_classic_13_equal_scores_share_a_rank() -> None:
     # Classic 13: equal scores share a rank: green wins (1st), blue 40 (2nd),
     # red and yellow tied on 30 share 3rd place.
-    state = game(
-        "classic",
-        {
-            "red": [30, 0, 0, 0],
-            "green": [57, 57, 57, 54],
-            "yellow": [10, 20, 0, 0],
-            "blue": [40, 0, 0, 0],
-        },
-        turn="green",
-    )
+    state = tied_scores()
     assert state.places is None
     state, _ = run(state, "r3", "m3")
     assert state.places == {"green": 1, "blue": 2, "red": 3, "yellow": 3}

@@ -22,7 +22,9 @@ from tests.service_helpers import (
     Clock,
     current,
     person_on_turn,
+    play_out,
     service,
+    step,
     stored_bytes,
 )
 
@@ -88,7 +90,7 @@ def test_whole_game_two_people_two_computers_and_a_restart(
     rng = random.Random(rules)
     presses = {ANA.id: 0, BEN.id: 0}
     restarted = False
-    for step in range(20_000):
+    for k in range(20_000):
         if reply.finished:
             break
         game = current(svc, channel)
@@ -96,7 +98,7 @@ def test_whole_game_two_people_two_computers_and_a_restart(
         assert user is not None, "computers never wait for a press"
         assert reply.mention == [user], "the player on turn is mentioned"
         assert reply.buttons, "the player on turn gets buttons"
-        if step == 40 and not restarted:
+        if k == 40 and not restarted:
             svc = service(store, seed=99)  # a restart: nothing in memory survives
             restarted = True
         flat = [b for row in reply.buttons for b in row]
@@ -118,10 +120,7 @@ def test_whole_game_two_people_two_computers_and_a_restart(
 
 def test_a_finished_game_shows_the_standings(store: Store) -> None:
     svc, reply = started(store, "classic", seats=1, computers=1, render=True)
-    for _ in range(5000):
-        if reply.finished:
-            break
-        reply = svc.press("chan", ANA, next(b for row in reply.buttons for b in row).data)
+    reply = play_out(svc, "chan", reply)
     assert reply.finished and reply.image_kind == "standings"
     assert reply.image is not None and reply.image.startswith(b"\x89PNG")
     assert any(t.key == "ev.game_over" for t in reply.lines)
@@ -319,7 +318,7 @@ def test_move_buttons_say_where_each_piece_goes(store: Store) -> None:
             for data in (b.data for row in reply.buttons for b in row):
                 assert len(data.encode()) <= MAX_BUTTON_DATA
             return
-        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+        reply = step(svc, "chan", reply)
     pytest.fail("never a choice of two moves")
 
 
@@ -427,13 +426,7 @@ def test_a_game_from_a_newer_schema_is_refused_clearly(store: Store) -> None:
 
 def test_a_game_costs_few_bytes_in_the_store(store: Store) -> None:
     svc, reply = started(store, seats=2, computers=2)
-    for _ in range(5000):
-        if reply.finished:
-            break
-        game = current(svc, "chan")
-        user = person_on_turn(game)
-        assert user is not None
-        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+    reply = play_out(svc, "chan", reply)
     stored = store.load(reply.game_id or "")
     assert stored is not None
     # a whole finished game, with its record, in well under 4 KB
@@ -499,7 +492,7 @@ def test_acting_in_time_resets_the_timeout_count(store: Store) -> None:
             svc.roll("chan", user)
             assert current(svc, "chan").seat_of(user).timeouts == 0  # type: ignore[union-attr]
             return
-        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+        reply = step(svc, "chan", reply)
     pytest.fail("the late player never came back on turn")
 
 
@@ -582,7 +575,7 @@ def test_movable_lists_the_pieces_for_autocomplete(store: Store) -> None:
             assert svc.movable("chan", other) == []  # not their turn
             return
         assert svc.movable("chan", user) == []  # nothing to move before the roll
-        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+        reply = step(svc, "chan", reply)
     pytest.fail("never a choice of moves")
 
 
@@ -603,7 +596,7 @@ def test_a_move_refusal_numbers_pieces_from_one(store: Store) -> None:
         if game.state.phase == "move":
             stuck = next((n for n in range(1, 5) if not _legal(game.state, n - 1)), None)
             if stuck is None:
-                reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+                reply = step(svc, "chan", reply)
                 continue
             r = svc.move("chan", user, stuck)
             assert r.refused and r.lines[0].key == "refuse.illegal_move"
@@ -611,7 +604,7 @@ def test_a_move_refusal_numbers_pieces_from_one(store: Store) -> None:
             r = svc.move("chan", user, 9)
             assert r.refused and "pieces 1 to 4" in r.lines[0].params["why"]
             return
-        reply = svc.press("chan", user, next(b for row in reply.buttons for b in row).data)
+        reply = step(svc, "chan", reply)
     pytest.fail("never a move to refuse")
 
 
