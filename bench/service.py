@@ -21,15 +21,18 @@ import tempfile
 import time
 from pathlib import Path
 
-# bench/engine.py is named like the engine package: keep this folder off the path
+# bench/engine.py is named like the engine package: keep this folder off the path,
+# and put the repository root on it for the local redis-server of the tests
+ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 
 from bot.model import User  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import RedisStore, SqliteStore, Store  # noqa: E402
-from bot.store.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
+from tests.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
 
 PEOPLE = [User("bench", "1", "Ana"), User("bench", "2", "Ben")]
 RULES = ["classic", "tower", "italian", "super"]

@@ -42,7 +42,7 @@ import pytest
 import redis
 
 from bot.store import RedisStore, SqliteStore, Store
-from bot.store.local_redis import redis_binary, start_redis, stop_redis
+from tests.local_redis import redis_binary, start_redis, stop_redis
 
 #: the ttl of the ``store`` fixture's stores (short enough to reason about)
 STORE_TTL = 3600.0

