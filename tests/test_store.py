@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import socket
+import sqlite3
 import threading
 import time
 import uuid
@@ -18,14 +19,18 @@ import redis
 
 from bot.store import (
     DEFAULT_TTL,
+    KEEP,
     RedisStore,
+    Shown,
     SqliteStore,
     Store,
     Stored,
     StoreError,
     open_store,
 )
-from tests.conftest import STORE_TTL, FakeClock, StoreFactory, redis_binary, start_redis
+from tests.conftest import STORE_TTL, FakeClock, StoreFactory
+from tests.counting_store import CountingStore
+from tests.local_redis import redis_binary, start_redis
 
 # -- create and load ----------------------------------------------------------
 
@@ -301,6 +306,289 @@ def test_sqlite_purges_on_its_own(tmp_path: Path, clock: FakeClock) -> None:
         assert s._conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
 
 
+# -- the adapters' notes (what the chat shows) ---------------------------------
+
+
+def test_load_brings_the_notes_once_there_are_some(store: Store) -> None:
+    assert store.create("g", b"state", channel="c")
+    loaded = store.load("g")
+    assert loaded == Stored(b"state", 1)
+    assert loaded is not None and loaded.shown is None
+    assert store.save_shown("g", b"msg 42", 0) is True
+    assert store.load("g") == Stored(b"state", 1, Shown(b"msg 42", 1))
+    assert store.load_in("c") == Stored(b"state", 1, Shown(b"msg 42", 1))
+
+
+def test_save_shown_is_a_compare_and_set_on_its_own_rev(store: Store) -> None:
+    store.create("g", b"v1", channel="c")
+    assert store.save_shown("g", b"first", 1) is False  # there are no notes yet
+    assert store.load("g") == Stored(b"v1", 1)
+    assert store.save_shown("g", b"first", 0) is True
+    assert store.save_shown("g", b"late", 0) is False  # rev 0 is stale now
+    assert store.save_shown("g", b"future", 7) is False
+    assert store.load("g") == Stored(b"v1", 1, Shown(b"first", 1))
+    assert store.save_shown("g", b"second", 1) is True
+    assert store.save_shown("g", b"again", 1) is False
+    # the game's data and rev are untouched by all of this
+    assert store.load("g") == Stored(b"v1", 1, Shown(b"second", 2))
+    assert store.save("g", b"v2", 1)  # the game's CAS still expects rev 1
+    assert store.save("g", b"v3", 2)
+
+
+def test_saving_the_game_leaves_the_notes_alone(store: Store) -> None:
+    store.create("g", b"v1", channel="c")
+    assert store.save_shown("g", b"notes", 0)
+    assert store.save("g", b"v2", 1)
+    assert store.save("g", b"v3", 2, due=123.0)
+    assert store.save("g", b"v4", 3, due=None, release=True)
+    assert store.load("g") == Stored(b"v4", 4, Shown(b"notes", 1))
+    assert store.save_shown("g", b"notes 2", 1)  # and their rev goes on from there
+    assert store.load("g") == Stored(b"v4", 4, Shown(b"notes 2", 2))
+
+
+def test_notes_bytes_round_trip_exactly(store: Store) -> None:
+    store.create("g", b"x", channel="c")
+    blobs = [b"", bytes(range(256)), b"\x00\xff not utf-8 \xc3\x28", bytes(range(256)) * 40]
+    for rev, blob in enumerate(blobs):
+        assert store.save_shown("g", blob, rev)
+        loaded = store.load("g")
+        assert loaded is not None and loaded.shown == Shown(blob, rev + 1)
+        assert type(loaded.shown.data) is bytes
+
+
+def test_save_shown_on_a_missing_game_writes_nothing(store: Store) -> None:
+    assert store.save_shown("nope", b"notes", 0) is False
+    assert store.load("nope") is None
+    assert store.create("nope", b"x", channel="c")  # no trace of the refused notes
+    assert store.load("nope") == Stored(b"x", 1)
+
+
+def test_notes_expire_with_the_game(store: Store, clock: FakeClock) -> None:
+    store.create("g", b"x", channel="c")
+    assert store.save_shown("g", b"old notes", 0)
+    clock.advance(STORE_TTL + 1)
+    assert store.save_shown("g", b"late", 1) is False
+    assert store.save_shown("g", b"late", 0) is False
+    assert store.load("g") is None
+    # the id again, for a new game: it starts without the old game's notes
+    assert store.create("g", b"new", channel="c2")
+    assert store.load("g") == Stored(b"new", 1)
+    assert store.load_in("c2") == Stored(b"new", 1)
+    assert store.save_shown("g", b"new notes", 1) is False
+    assert store.save_shown("g", b"new notes", 0) is True
+    assert store.load("g") == Stored(b"new", 1, Shown(b"new notes", 1))
+
+
+def test_save_shown_does_not_renew_the_game(store: Store, clock: FakeClock) -> None:
+    store.create("g", b"x", channel="c")
+    clock.advance(STORE_TTL * 0.6)
+    assert store.save_shown("g", b"notes", 0)
+    clock.advance(STORE_TTL * 0.6)  # 1.2 ttl after the last save of the game
+    assert store.load("g") is None
+    assert store.load_in("c") is None
+    assert store.channel_game("c") is None
+
+
+def test_save_shown_after_the_game_released_its_channel(store: Store) -> None:
+    # the chat is told the game is over after the save that ended it
+    store.create("g", b"x", channel="c")
+    assert store.save("g", b"over", 1, release=True)
+    assert store.save_shown("g", b"final board", 0)
+    assert store.load("g") == Stored(b"over", 2, Shown(b"final board", 1))
+    assert store.channel_game("c") is None
+
+
+# -- load_in ---------------------------------------------------------------------
+
+
+def test_load_in_finds_the_game_bound_to_the_channel(store: Store) -> None:
+    assert store.load_in("c") is None
+    store.create("g1", b"one", channel="c")
+    store.create("g2", b"two", channel="d")
+    assert store.load_in("c") == Stored(b"one", 1)
+    assert store.save("g1", b"one-b", 1)
+    assert store.save_shown("g1", b"n", 0)
+    assert store.load_in("c") == Stored(b"one-b", 2, Shown(b"n", 1))
+    assert store.load_in("d") == Stored(b"two", 1)
+    assert store.load_in("e") is None
+    assert store.load_in("g1") is None  # an id is not a channel
+
+
+def test_load_in_after_release(store: Store) -> None:
+    store.create("g1", b"one", channel="c")
+    store.release_channel("c", "g1")
+    assert store.load_in("c") is None
+    store.create("g2", b"two", channel="c")
+    assert store.load_in("c") == Stored(b"two", 1)
+    assert store.save("g2", b"two-b", 1, release=True)
+    assert store.load_in("c") is None
+    assert store.load("g2") == Stored(b"two-b", 2)  # the game stays
+
+
+def test_load_in_after_expiry(store: Store, clock: FakeClock) -> None:
+    store.create("g", b"x", channel="c")
+    clock.advance(STORE_TTL - 1)
+    assert store.load_in("c") == Stored(b"x", 1)  # and loading does not renew
+    clock.advance(2)
+    assert store.load_in("c") is None
+    store.create("h", b"y", channel="c")
+    assert store.load_in("c") == Stored(b"y", 1)
+
+
+def test_load_in_ignores_a_stale_binding_of_a_recreated_game(
+    store: Store, clock: FakeClock
+) -> None:
+    store.create("g", b"x", channel="old")
+    clock.advance(STORE_TTL + 1)
+    assert store.create("g", b"y", channel="new")
+    assert store.load_in("old") is None
+    assert store.load_in("new") == Stored(b"y", 1)
+
+
+# -- save with a deadline, save that releases the channel ---------------------------
+
+
+def test_save_sets_moves_and_removes_the_deadline(store: Store) -> None:
+    _games(store, "g")
+    assert store.save("g", b"v2", 1, due=100.0)
+    assert store.claim_due(99.0, lease=10) == []
+    assert store.save("g", b"v3", 2, due=200.0)  # moved
+    assert store.claim_due(150.0, lease=10) == []
+    assert store.save("g", b"v4", 3, due=None)  # removed
+    assert store.claim_due(1e9, lease=10) == []
+    assert store.save("g", b"v5", 4, due=300.0)
+    assert store.claim_due(300.0, lease=10) == ["g"]
+    assert store.load("g") == Stored(b"v5", 5)
+
+
+def test_save_without_due_leaves_the_deadline_alone(store: Store) -> None:
+    _games(store, "a", "b")
+    store.schedule("a", 100.0)
+    assert store.save("a", b"v2", 1)  # the old call: the deadline stays
+    assert store.save("a", b"v3", 2, due=KEEP)
+    assert store.save("b", b"v2", 1)  # and none appears
+    assert store.claim_due(100.0, lease=10) == ["a"]
+
+
+def test_failed_save_leaves_the_deadline_alone(store: Store) -> None:
+    _games(store, "a", "b")
+    store.schedule("a", 100.0)
+    assert store.save("a", b"x", 5, due=None) is False  # stale: not unscheduled
+    assert store.save("a", b"x", 5, due=500.0) is False  # nor moved
+    assert store.save("b", b"x", 0, due=50.0) is False  # nor scheduled
+    assert store.save("nope", b"x", 1, due=50.0) is False  # a game that is not there
+    assert store.claim_due(100.0, lease=10) == ["a"]
+    assert store.load("a") == Stored(b"g", 1)
+
+
+def test_the_loser_of_a_race_does_not_set_the_deadline(make_store: StoreFactory) -> None:
+    one, two = make_store(), make_store()
+    _games(one, "g")
+    first, second = one.load("g"), two.load("g")
+    assert first is not None and second is not None
+    assert one.save("g", b"mine", first.rev, due=100.0)
+    assert two.save("g", b"theirs", second.rev, due=None) is False
+    assert two.save("g", b"theirs", second.rev, due=50.0) is False
+    assert one.claim_due(99.0, lease=10) == []
+    assert one.claim_due(100.0, lease=10) == ["g"]
+    assert two.load("g") == Stored(b"mine", 2)
+
+
+def test_save_with_release_unbinds_the_channel(store: Store, clock: FakeClock) -> None:
+    store.create("g", b"x", channel="c")
+    assert store.save("g", b"over", 1, due=None, release=True)
+    assert store.channel_game("c") is None
+    assert store.load("g") == Stored(b"over", 2)  # the game stays, renewed
+    assert store.save("g", b"over-b", 2)  # saving it again does not take c back
+    assert store.channel_game("c") is None
+    assert store.create("h", b"y", channel="c")
+    assert store.channel_game("c") == "h"
+    clock.advance(STORE_TTL * 0.9)
+    assert store.save("g", b"over-c", 3, release=True)  # h keeps c
+    assert store.channel_game("c") == "h"
+    clock.advance(STORE_TTL * 0.2)
+    assert store.load("g") == Stored(b"over-c", 4)
+    assert store.channel_game("c") is None  # h expired; g never took it back
+
+
+def test_release_only_the_channel_still_bound_to_that_game(store: Store) -> None:
+    store.create("g1", b"x", channel="c")
+    store.release_channel("c", "g1")
+    store.create("g2", b"y", channel="c")
+    assert store.save("g1", b"x2", 1, release=True)  # g1 no longer holds c
+    assert store.channel_game("c") == "g2"
+    assert store.load_in("c") == Stored(b"y", 1)
+
+
+def test_failed_save_does_not_release(store: Store) -> None:
+    store.create("g", b"x", channel="c")
+    assert store.save("g", b"over", 7, release=True) is False
+    assert store.save("g", b"over", 0, release=True) is False
+    assert store.channel_game("c") == "g"
+    assert store.load_in("c") == Stored(b"x", 1)
+    assert store.create("h", b"y", channel="c") is False
+
+
+def test_save_with_release_and_due_together(store: Store) -> None:
+    _games(store, "g")
+    store.schedule("g", 10.0)
+    assert store.save("g", b"over", 1, due=None, release=True)
+    assert store.claim_due(1e9, lease=10) == []
+    assert store.channel_game("chan-g") is None
+
+
+# -- create with a deadline ----------------------------------------------------------
+
+
+def test_create_with_due_schedules(store: Store) -> None:
+    assert store.create("a", b"x", channel="ca", due=100.0)
+    assert store.create("b", b"y", channel="cb")  # none
+    assert store.claim_due(99.0, lease=10) == []
+    assert store.claim_due(1e9, lease=10) == ["a"]
+    assert store.load("a") == Stored(b"x", 1)
+
+
+def test_refused_create_does_not_schedule(store: Store) -> None:
+    assert store.create("a", b"x", channel="c")
+    assert store.create("b", b"y", channel="c", due=100.0) is False  # channel taken
+    assert store.create("a", b"z", channel="d", due=100.0) is False  # id taken
+    assert store.claim_due(1e9, lease=10) == []
+
+
+def test_create_with_due_on_a_reused_id(store: Store, clock: FakeClock) -> None:
+    assert store.create("g", b"x", channel="c", due=50.0)
+    clock.advance(STORE_TTL + 1)
+    assert store.create("g", b"y", channel="c", due=200.0)  # the old deadline is gone
+    assert store.claim_due(100.0, lease=10) == []
+    assert store.claim_due(200.0, lease=10) == ["g"]
+    clock.advance(STORE_TTL + 1)
+    assert store.create("g", b"z", channel="c")  # without one: none is left over
+    assert store.claim_due(1e9, lease=10) == []
+
+
+# -- one button press, counted -----------------------------------------------------
+
+
+def test_a_press_is_one_read_and_one_write(store: Store) -> None:
+    counting = CountingStore(store)
+    assert counting.create("g", b"v1", channel="c", due=100.0)
+    counting.reset()
+    got = counting.load_in("c")
+    assert got is not None
+    assert counting.save("g", b"v2", got.rev, due=200.0)
+    assert counting.save_shown("g", b"board", 0)
+    assert counting.calls == {"load_in": 1, "save": 1, "save_shown": 1}
+    assert counting.claim_due(1e9, lease=10) == ["g"]
+    counting.unschedule("g")
+    counting.schedule("g", 1.0)
+    assert counting.channel_game("c") == "g"
+    counting.release_channel("c", "g")
+    assert counting.load("g") == Stored(b"v2", 2, Shown(b"board", 1))
+    assert counting.calls["load"] == 1 and counting.calls["claim_due"] == 1
+    counting.reset()
+    assert not counting.calls
+
+
 # -- several threads and processes ------------------------------------------------
 
 
@@ -469,6 +757,64 @@ def test_redis_save_sent_twice_is_done_once(redis_store: RedisStore) -> None:
     assert redis_store.load("g") == Stored(b"v3", 3)
 
 
+def test_redis_save_with_due_and_release_sent_twice_is_done_once(
+    redis_store: RedisStore,
+) -> None:
+    assert redis_store.create("g", b"v1", channel="c")
+    assert redis_store._save_once("g", b"v2", 1, "token-a", due=100.0) is True
+    redis_store.unschedule("g")  # as a claimer might, meanwhile
+    assert redis_store._save_once("g", b"v2", 1, "token-a", due=100.0) is True  # the retry
+    assert redis_store.claim_due(1e9, lease=10) == []  # was done once, not again
+    assert redis_store._save_once("g", b"v3", 2, "token-b", release=True) is True
+    assert redis_store.create("h", b"y", channel="c")
+    assert redis_store._save_once("g", b"v3", 2, "token-b", release=True) is True
+    assert redis_store.channel_game("c") == "h"  # not released a second time
+    assert redis_store.load("g") == Stored(b"v3", 3)
+
+
+def test_redis_save_shown_sent_twice_is_done_once(redis_store: RedisStore) -> None:
+    assert redis_store.create("g", b"v1", channel="c")
+    assert redis_store._save_shown_once("g", b"n1", 0, "token-a") is True
+    assert redis_store._save_shown_once("g", b"n1", 0, "token-a") is True  # the retry
+    assert redis_store.load("g") == Stored(b"v1", 1, Shown(b"n1", 1))
+    assert redis_store._save_shown_once("g", b"other", 0, "token-b") is False  # stale
+    assert redis_store._save_shown_once("g", b"n2", 1, "token-c") is True
+    assert redis_store._save_shown_once("g", b"n1", 0, "token-a") is False  # no longer its write
+    assert redis_store.load("g") == Stored(b"v1", 1, Shown(b"n2", 2))
+
+
+def test_redis_one_round_trip_each(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = redis_store._client
+    sent: list[str] = []
+    real: Callable[..., Any] = client.execute_command
+
+    def counted(*args: Any, **options: Any) -> Any:
+        sent.append(str(args[0]))
+        return real(*args, **options)
+
+    def press(game_id: str, channel: str) -> list[Callable[[], object]]:
+        return [
+            lambda: redis_store.load(game_id),
+            lambda: redis_store.load_in(channel),
+            lambda: redis_store.save(game_id, b"v2", 1, due=20.0),
+            lambda: redis_store.save_shown(game_id, b"n", 0),
+            lambda: redis_store.save(game_id, b"v3", 2, due=None, release=True),
+        ]
+
+    assert redis_store.create("g", b"v1", channel="c", due=10.0)
+    for call in press("g", "c"):  # once first, so that every script is loaded on the server
+        call()
+    assert redis_store.create("h", b"v1", channel="d", due=10.0)
+    monkeypatch.setattr(client, "execute_command", counted)
+    for call in press("h", "d"):
+        sent.clear()
+        call()
+        assert len(sent) == 1, sent
+    assert redis_store.load("h") == Stored(b"v3", 3, Shown(b"n", 1))
+
+
 def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
     p = redis_store.prefix
     redis_store.create("g", b"\x00data", channel="chat")
@@ -488,6 +834,18 @@ def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
         assert redis_store.save("g", b"again", 1)
         assert raw.ttl(f"{p}game:g") > 100  # renewed
         assert raw.ttl(f"{p}chan:chat") > 100
+        assert b"shown" not in raw.hgetall(f"{p}game:g")  # no notes yet
+        raw.expire(f"{p}game:g", 100)
+        assert redis_store.save_shown("g", b"\x00notes", 0)
+        game = raw.hgetall(f"{p}game:g")
+        assert game[b"shown"] == b"\x00notes"
+        assert game[b"srev"] == b"1"
+        assert game[b"rev"] == b"2"
+        assert 0 < raw.ttl(f"{p}game:g") <= 100  # the notes do not renew the game
+        assert redis_store.save("g", b"done", 2, due=None, release=True)
+        assert raw.zscore(f"{p}due", "g") is None
+        assert raw.get(f"{p}chan:chat") is None
+        assert raw.hget(f"{p}game:g", "shown") == b"\x00notes"
     finally:
         raw.close()
 
@@ -557,6 +915,113 @@ def test_sqlite_reopen_keeps_games(tmp_path: Path) -> None:
         assert s.load("g") == Stored(b"\x00\x02", 2)
         assert s.channel_game("c") == "g"
         assert s.claim_due(5.0, lease=1) == ["g"]
+
+
+def test_sqlite_one_query_each(tmp_path: Path) -> None:
+    with SqliteStore(str(tmp_path / "count.sqlite3")) as s:
+        assert s.create("g", b"v1", channel="c")
+        assert s.save_shown("g", b"n", 0)
+        statements: list[str] = []
+        s._conn.set_trace_callback(statements.append)
+        assert s.load("g") == Stored(b"v1", 1, Shown(b"n", 1))
+        assert s.load_in("c") == Stored(b"v1", 1, Shown(b"n", 1))
+        assert s.save("g", b"v2", 1)
+        assert s.save_shown("g", b"n2", 1)
+        assert len(statements) == 4, statements
+        statements.clear()
+        assert s.save("g", b"v3", 2, due=5.0, release=True)  # one transaction
+        assert statements[0].startswith("BEGIN") and statements[-1] == "COMMIT"
+        assert len(statements) == 4, statements
+
+
+#: the layout of SQLite files written by the ludo-bot before the notes
+_V1_SCHEMA = """
+CREATE TABLE games (
+    id      TEXT PRIMARY KEY,
+    rev     INTEGER NOT NULL,
+    data    BLOB NOT NULL,
+    channel TEXT UNIQUE,
+    expires REAL NOT NULL
+);
+CREATE INDEX games_expires ON games (expires);
+CREATE TABLE deadlines (
+    game_id TEXT PRIMARY KEY,
+    due     REAL NOT NULL
+);
+CREATE INDEX deadlines_due ON deadlines (due, game_id);
+PRAGMA user_version = 1;
+"""
+
+
+def _v1_file(path: Path, expires: float) -> None:
+    """A database as the previous version left it: two games, one deadline."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(_V1_SCHEMA)
+        conn.executemany(
+            "INSERT INTO games (id, rev, data, channel, expires) VALUES (?, ?, ?, ?, ?)",
+            [("g", 3, b"\x00old", "c", expires), ("h", 1, b"other", None, expires)],
+        )
+        conn.execute("INSERT INTO deadlines (game_id, due) VALUES ('g', 5.0)")
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def _columns(path: Path) -> tuple[int, list[str]]:
+    conn = sqlite3.connect(path)
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        return version, [row[1] for row in conn.execute("PRAGMA table_info(games)")]
+    finally:
+        conn.close()
+
+
+def test_sqlite_opens_and_upgrades_a_file_of_the_previous_version(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = tmp_path / "v1.sqlite3"
+    _v1_file(path, clock.now + 1000)
+    with SqliteStore(str(path), ttl=1000, clock=clock) as s:
+        assert s.load("g") == Stored(b"\x00old", 3)
+        assert s.load_in("c") == Stored(b"\x00old", 3)
+        assert s.channel_game("c") == "g"
+        assert s.claim_due(5.0, lease=1) == ["g"]
+        assert s.save_shown("g", b"notes", 0)
+        assert s.save("g", b"new", 3, due=7.0, release=True)
+        assert s.load("g") == Stored(b"new", 4, Shown(b"notes", 1))
+        assert s.load("h") == Stored(b"other", 1)
+        assert s.create("k", b"k", channel="c", due=9.0)
+    assert _columns(path) == (
+        2,
+        ["id", "rev", "data", "channel", "expires", "shown", "srev"],
+    )
+    with SqliteStore(str(path), ttl=1000, clock=clock) as s:  # and again: nothing to do
+        assert s.load("g") == Stored(b"new", 4, Shown(b"notes", 1))
+        assert s.claim_due(10.0, lease=1) == ["g", "k"]
+    assert _columns(path)[0] == 2
+
+
+def test_sqlite_many_stores_upgrade_an_old_file_at_once(tmp_path: Path) -> None:
+    for round_ in range(3):
+        path = tmp_path / f"old-{round_}.sqlite3"
+        _v1_file(path, time.time() + 1000)
+        results = _open_at_once(str(path), 8)
+        assert sorted(results, key=repr) == [False] * 7 + [True]  # one channel, one winner
+        with SqliteStore(str(path)) as s:
+            assert s.load("g") == Stored(b"\x00old", 3)
+            assert s.save_shown("g", b"n", 0)
+        assert _columns(path)[0] == 2
+
+
+def test_sqlite_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    with pytest.raises(StoreError, match="schema version 99"):
+        SqliteStore(str(path))
 
 
 def test_closed_store_raises_store_error(tmp_path: Path) -> None:

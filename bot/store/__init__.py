@@ -4,13 +4,16 @@ contract both keep."""
 
 from __future__ import annotations
 
-from bot.store.base import DEFAULT_TTL, Store, Stored, StoreError
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Shown, Store, Stored, StoreError
 from bot.store.redis import RedisStore
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
     "DEFAULT_TTL",
+    "KEEP",
+    "Keep",
     "RedisStore",
+    "Shown",
     "SqliteStore",
     "Store",
     "StoreError",

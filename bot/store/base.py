@@ -1,22 +1,59 @@
-"""The store interface: games as opaque bytes with a revision, channel
-bindings, and turn deadlines.  Two implementations pass the same contract
-tests: Redis (several workers) and SQLite (one host, no server)."""
+"""The store interface: games as opaque bytes with a revision, the notes
+the chat adapters keep about what the chat shows of each game (also opaque
+bytes, with their own revision), channel bindings, and turn deadlines.  Two
+implementations pass the same contract tests: Redis (several workers) and
+SQLite (one host, no server).
+
+A button press costs one read of the game (``load`` or ``load_in``, which
+bring the notes along) and one compare-and-set of it (``save``, which also
+sets or removes the game's deadline and, when the game is over, releases
+its channel, all in the same atomic step), plus at most one compare-and-set
+of the notes (``save_shown``).
+"""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 #: abandoned games (and their channel bindings) expire after this long without a save
 DEFAULT_TTL = 14 * 24 * 3600.0
 
 
+class Keep(enum.Enum):
+    """The type of :data:`KEEP`."""
+
+    KEEP = "keep"
+
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+#: ``save(..., due=KEEP)`` (the default): leave the game's deadline as it is.
+#: ``due=None`` removes it and a number sets it.  The default exists for
+#: callers written before ``save`` took a deadline; new code should pass one.
+KEEP: Final = Keep.KEEP
+
+
 @dataclass(frozen=True)
-class Stored:
-    """A game as stored: the service's bytes and their revision (1 when created)."""
+class Shown:
+    """What the chat shows of a game: the adapters' notes (opaque bytes) and
+    their own revision, 1 after the first ``save_shown``."""
 
     data: bytes
     rev: int
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A game as stored: the service's bytes and their revision (1 when
+    created), and the adapters' notes about it (None until the first
+    ``save_shown``), read in the same round trip."""
+
+    data: bytes
+    rev: int
+    shown: Shown | None = None
 
 
 class StoreError(Exception):
@@ -27,16 +64,19 @@ class Store(Protocol):
     """What the game service needs from a store.  Every method is atomic.
 
     Expiry: a game not saved for ``ttl`` seconds (by the store's clock) is
-    gone, and with it its channel binding and its deadline: ``load`` and
-    ``channel_game`` no longer see it, ``save`` refuses it, ``claim_due``
-    never returns it, and its id and channel can be used again.  Loading
-    does not renew a game; ``create`` and ``save`` do.
+    gone, and with it its notes, its channel binding and its deadline:
+    ``load``, ``load_in`` and ``channel_game`` no longer see it, ``save``
+    and ``save_shown`` refuse it, ``claim_due`` never returns it, and its id
+    and channel can be used again (a new game with the same id starts
+    without notes).  Loading does not renew a game; ``create`` and ``save``
+    do, ``save_shown`` does not.
 
     Failures to reach or use the store raise :class:`StoreError`.
     """
 
-    def create(self, game_id: str, data: bytes, *, channel: str) -> bool:
-        """Store a new game at revision 1 and bind ``channel`` to it.
+    def create(self, game_id: str, data: bytes, *, channel: str, due: float | None = None) -> bool:
+        """Store a new game at revision 1, without notes, bind ``channel`` to
+        it and, if ``due`` is given, set its deadline to the Unix time ``due``.
 
         Only if ``channel`` has no game bound and ``game_id`` is unused;
         otherwise nothing is written and the result is False.
@@ -44,13 +84,41 @@ class Store(Protocol):
         ...
 
     def load(self, game_id: str) -> Stored | None:
-        """The game, or None if unknown or expired."""
+        """The game with its notes (one round trip), or None if unknown or expired."""
         ...
 
-    def save(self, game_id: str, data: bytes, rev: int) -> bool:
+    def load_in(self, channel: str) -> Stored | None:
+        """The game bound to ``channel`` with its notes (one round trip), or
+        None if no live game is bound to it."""
+        ...
+
+    def save(
+        self,
+        game_id: str,
+        data: bytes,
+        rev: int,
+        *,
+        due: float | Keep | None = KEEP,
+        release: bool = False,
+    ) -> bool:
         """Compare-and-set: write ``data`` at revision ``rev + 1`` if the stored
         revision is ``rev``; False (and nothing written) otherwise.  A save
-        also renews the game's expiry and that of the channel bound to it."""
+        also renews the game's expiry and that of the channel bound to it.
+
+        In the same atomic step, and only if the compare-and-set succeeds:
+        ``due=None`` removes the game's deadline, a number sets it to that
+        Unix time, :data:`KEEP` (the default) leaves it alone; and
+        ``release=True`` unbinds the game's channel if it is still bound to
+        this game.  The notes are left alone.
+        """
+        ...
+
+    def save_shown(self, game_id: str, data: bytes, rev: int) -> bool:
+        """Compare-and-set of the game's notes on their own revision: write
+        ``data`` at notes revision ``rev + 1`` if the notes are at ``rev``
+        (0: there are none yet); False (and nothing written) otherwise, or
+        if the game is unknown or expired.  Never changes the game's data,
+        revision or expiry: the notes expire with the game."""
         ...
 
     def channel_game(self, channel: str) -> str | None:
@@ -76,8 +144,8 @@ class Store(Protocol):
 
         Each claimed deadline moves to ``now + lease`` in the same atomic
         step, so no other worker claims it meanwhile; the claimer then
-        reschedules or unschedules it.  If the claimer dies, the game comes
-        due again after the lease.
+        reschedules or unschedules it (or saves the game with ``due``).  If
+        the claimer dies, the game comes due again after the lease.
         """
         ...
 

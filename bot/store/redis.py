@@ -2,7 +2,9 @@
 
 Key layout (``prefix`` defaults to ``"ludo:"``)::
 
-    {prefix}game:{id}        hash: rev, data (the bytes), channel, exp, tok
+    {prefix}game:{id}        hash: rev, data (the bytes), channel, exp, tok,
+                             and the adapters' notes: shown (the bytes),
+                             srev (their revision; absent: no notes), stok
     {prefix}chan:{channel}   string: the id of the game bound to the channel
     {prefix}due              sorted set: game id -> deadline (Unix time)
 
@@ -11,14 +13,20 @@ set on create and renewed by every save (the channel key only while it is
 still bound to that game).  ``exp`` is the same expiry by the store's
 ``clock``: a game past it is treated as gone even if Redis still holds the
 key, so the store honours an injected clock, and Redis itself deletes it
-soon after.  Deadlines of games that are gone are dropped by ``claim_due``.
+soon after.  The notes live in the game's hash, so ``load`` reads them in
+the same HMGET and they expire with the game; ``save_shown`` does not
+touch the expiry.  A create deletes whatever an expired game with the same
+id left, notes included.  Deadlines of games that are gone are dropped by
+``claim_due``.
 
-``create``, ``save``, ``claim_due``, ``channel_game`` and
-``release_channel`` are Lua scripts, each atomic on the server.  Each create
-and save also writes a random token (field ``tok``): redis-py sends a
-command again after a connection error, and a create or save whose reply
-was lost then finds its own token and answers True instead of a false
-"someone else got there first".
+``create``, ``save``, ``save_shown``, ``load_in``, ``claim_due``,
+``channel_game`` and ``release_channel`` are Lua scripts, each atomic on
+the server; ``save`` sets or removes the deadline and releases the channel
+in the same script.  Each create and save also writes a random token
+(field ``tok``; ``stok`` for ``save_shown``): redis-py sends a command
+again after a connection error, and a write whose reply was lost then
+finds its own token and answers True instead of a false "someone else got
+there first".
 
 The scripts touch keys derived from values they read (the game a channel
 is bound to), so this store wants a single Redis server (with replicas if
@@ -37,7 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 import redis.exceptions
 
-from bot.store.base import DEFAULT_TTL, Stored, StoreError
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Shown, Stored, StoreError
 
 #: seconds to wait for a connection to Redis, and for an answer
 CONNECT_TIMEOUT = 5.0
@@ -52,7 +60,7 @@ end
 """
 
 # KEYS: game key, channel key
-# ARGV: data, channel, now, exp, ttl_ms, prefix, game_id, token
+# ARGV: data, channel, now, exp, ttl_ms, prefix, game_id, token, due ('' for none)
 _CREATE = (
     _ALIVE
     + """
@@ -65,24 +73,29 @@ if bound then
   local bk = ARGV[6] .. 'game:' .. bound
   if alive(bk, now) and redis.call('HGET', bk, 'channel') == ARGV[2] then return 0 end
 end
--- leftovers of an expired game with this id: its channel binding and deadline
+-- leftovers of an expired game with this id: its channel binding, notes and deadline
 local old = redis.call('HGET', KEYS[1], 'channel')
 if old and old ~= ARGV[2] then
   local ok = ARGV[6] .. 'chan:' .. old
   if redis.call('GET', ok) == ARGV[7] then redis.call('DEL', ok) end
 end
 redis.call('DEL', KEYS[1])
-redis.call('ZREM', ARGV[6] .. 'due', ARGV[7])
 redis.call('HSET', KEYS[1], 'rev', '1', 'data', ARGV[1], 'channel', ARGV[2], 'exp', ARGV[4],
            'tok', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('SET', KEYS[2], ARGV[7], 'PX', ARGV[5])
+if ARGV[9] == '' then
+  redis.call('ZREM', ARGV[6] .. 'due', ARGV[7])
+else
+  redis.call('ZADD', ARGV[6] .. 'due', ARGV[9], ARGV[7])
+end
 return 1
 """
 )
 
-# KEYS: game key
-# ARGV: rev, data, now, exp, ttl_ms, prefix, game_id, token
+# KEYS: game key, due key
+# ARGV: rev, data, now, exp, ttl_ms, prefix, game_id, token,
+#       due ('keep', 'none' or the deadline), release ('1' or '0')
 _SAVE = """
 local cur = redis.call('HMGET', KEYS[1], 'rev', 'exp', 'channel', 'tok')
 if not cur[1] or not cur[2] then return 0 end
@@ -95,9 +108,47 @@ redis.call('HSET', KEYS[1], 'data', ARGV[2], 'exp', ARGV[4], 'tok', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 if cur[3] then
   local ck = ARGV[6] .. 'chan:' .. cur[3]
-  if redis.call('GET', ck) == ARGV[7] then redis.call('PEXPIRE', ck, ARGV[5]) end
+  if redis.call('GET', ck) == ARGV[7] then
+    if ARGV[10] == '1' then
+      redis.call('DEL', ck)
+    else
+      redis.call('PEXPIRE', ck, ARGV[5])
+    end
+  end
+end
+if ARGV[9] == 'none' then
+  redis.call('ZREM', KEYS[2], ARGV[7])
+elseif ARGV[9] ~= 'keep' then
+  redis.call('ZADD', KEYS[2], ARGV[9], ARGV[7])
 end
 return 1
+"""
+
+# KEYS: game key
+# ARGV: rev (of the notes), data, now, token
+_SAVE_SHOWN = """
+local cur = redis.call('HMGET', KEYS[1], 'exp', 'srev', 'stok')
+if not cur[1] or tonumber(cur[1]) <= tonumber(ARGV[3]) then return 0 end
+local srev = tonumber(cur[2] or '0')
+-- this very write, sent again after its reply was lost: it was done
+if cur[3] == ARGV[4] and srev == tonumber(ARGV[1]) + 1 then return 1 end
+if srev ~= tonumber(ARGV[1]) then return 0 end
+-- HSET keeps the key's expiry: the notes do not renew the game
+redis.call('HSET', KEYS[1], 'shown', ARGV[2], 'srev', tostring(srev + 1), 'stok', ARGV[4])
+return 1
+"""
+
+# KEYS: channel key
+# ARGV: channel, now, prefix
+# The game bound to the channel as {rev, data, shown, srev}, or false.
+_LOAD_IN = """
+local id = redis.call('GET', KEYS[1])
+if not id then return false end
+local g = redis.call('HMGET', ARGV[3] .. 'game:' .. id,
+                     'rev', 'data', 'exp', 'channel', 'shown', 'srev')
+if not g[1] or not g[2] or not g[3] or tonumber(g[3]) <= tonumber(ARGV[2]) then return false end
+if g[4] ~= ARGV[1] then return false end
+return {g[1], g[2], g[5] or '', g[6] or '0'}
 """
 
 # KEYS: channel key
@@ -197,6 +248,8 @@ class RedisStore:
             raise StoreError(f"bad Redis URL {self.url!r}: {exc}") from exc
         self._create = self._client.register_script(_CREATE)
         self._save = self._client.register_script(_SAVE)
+        self._save_shown = self._client.register_script(_SAVE_SHOWN)
+        self._load_in = self._client.register_script(_LOAD_IN)
         self._channel_game = self._client.register_script(_CHANNEL_GAME)
         self._release = self._client.register_script(_RELEASE)
         self._claim = self._client.register_script(_CLAIM)
@@ -227,16 +280,21 @@ class RedisStore:
     def _chan(self, channel: str) -> str:
         return f"{self.prefix}chan:{channel}"
 
+    def _due(self) -> str:
+        return f"{self.prefix}due"
+
     def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         with self._errors():
             return script(keys=keys, args=args)
 
     # -- the Store protocol ------------------------------------------------
 
-    def create(self, game_id: str, data: bytes, *, channel: str) -> bool:
-        return self._create_once(game_id, data, channel, _token())
+    def create(self, game_id: str, data: bytes, *, channel: str, due: float | None = None) -> bool:
+        return self._create_once(game_id, data, channel, _token(), due)
 
-    def _create_once(self, game_id: str, data: bytes, channel: str, token: str) -> bool:
+    def _create_once(
+        self, game_id: str, data: bytes, channel: str, token: str, due: float | None = None
+    ) -> bool:
         now = self._clock()
         done = self._run(
             self._create,
@@ -250,27 +308,62 @@ class RedisStore:
                 self.prefix,
                 game_id,
                 token,
+                "" if due is None else repr(float(due)),
             ],
         )
         return bool(done)
 
     def load(self, game_id: str) -> Stored | None:
         with self._errors():
-            rev, data, exp = self._client.hmget(self._game(game_id), ["rev", "data", "exp"])
+            rev, data, exp, shown, srev = self._client.hmget(
+                self._game(game_id), ["rev", "data", "exp", "shown", "srev"]
+            )
         if rev is None or not isinstance(data, bytes) or exp is None:
             return None
         if float(exp) <= self._clock():
             return None
-        return Stored(data=data, rev=int(rev))
+        return _stored(rev, data, shown, srev)
 
-    def save(self, game_id: str, data: bytes, rev: int) -> bool:
-        return self._save_once(game_id, data, rev, _token())
+    def load_in(self, channel: str) -> Stored | None:
+        found = self._run(
+            self._load_in, [self._chan(channel)], [channel, repr(self._clock()), self.prefix]
+        )
+        if not found:
+            return None
+        rev, data, shown, srev = found
+        return _stored(rev, data, shown, srev)
 
-    def _save_once(self, game_id: str, data: bytes, rev: int, token: str) -> bool:
+    def save(
+        self,
+        game_id: str,
+        data: bytes,
+        rev: int,
+        *,
+        due: float | Keep | None = KEEP,
+        release: bool = False,
+    ) -> bool:
+        return self._save_once(game_id, data, rev, _token(), due=due, release=release)
+
+    def _save_once(
+        self,
+        game_id: str,
+        data: bytes,
+        rev: int,
+        token: str,
+        *,
+        due: float | Keep | None = KEEP,
+        release: bool = False,
+    ) -> bool:
+        if isinstance(due, Keep):
+            when = "keep"
+        elif due is None:
+            when = "none"
+        else:
+            when = repr(float(due))
         now = self._clock()
         done = self._run(
             self._save,
-            [self._game(game_id)],
+            [self._game(game_id), self._due()],
             [
                 str(int(rev)),
                 bytes(data),
@@ -280,7 +373,20 @@ class RedisStore:
                 self.prefix,
                 game_id,
                 token,
+                when,
+                "1" if release else "0",
             ],
+        )
+        return bool(done)
+
+    def save_shown(self, game_id: str, data: bytes, rev: int) -> bool:
+        return self._save_shown_once(game_id, data, rev, _token())
+
+    def _save_shown_once(self, game_id: str, data: bytes, rev: int, token: str) -> bool:
+        done = self._run(
+            self._save_shown,
+            [self._game(game_id)],
+            [str(int(rev)), bytes(data), repr(self._clock()), token],
         )
         return bool(done)
 
@@ -295,18 +401,18 @@ class RedisStore:
 
     def schedule(self, game_id: str, due: float) -> None:
         with self._errors():
-            self._client.zadd(f"{self.prefix}due", {game_id: float(due)})
+            self._client.zadd(self._due(), {game_id: float(due)})
 
     def unschedule(self, game_id: str) -> None:
         with self._errors():
-            self._client.zrem(f"{self.prefix}due", game_id)
+            self._client.zrem(self._due(), game_id)
 
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         if limit <= 0:
             return []
         ids = self._run(
             self._claim,
-            [f"{self.prefix}due"],
+            [self._due()],
             [repr(float(now)), repr(self._clock()), repr(float(now + lease)), limit, self.prefix],
         )
         return [bytes(i).decode() for i in ids]
@@ -327,7 +433,15 @@ class RedisStore:
         return f"RedisStore({self.url!r}, ttl={self.ttl!r}, prefix={self.prefix!r})"
 
 
+def _stored(rev: Any, data: Any, shown: Any, srev: Any) -> Stored:
+    """A game read from its hash fields (srev missing or 0: no notes)."""
+    notes = None
+    if srev is not None and int(srev) > 0:
+        notes = Shown(data=bytes(shown or b""), rev=int(srev))
+    return Stored(data=bytes(data), rev=int(rev), shown=notes)
+
+
 def _token() -> str:
-    """A fresh mark for one create or save, so that the same script sent
+    """A fresh mark for one create, save or save_shown, so that the same script sent
     again (redis-py retries after a connection error) knows it was done."""
     return os.urandom(12).hex()

@@ -6,17 +6,22 @@ its own store on the same file: WAL journal, a busy timeout, and
 ``BEGIN IMMEDIATE`` around every read-modify-write).  The file must be on a
 local disk: WAL does not work over a network file system.
 
-Layout (schema version 1, in ``PRAGMA user_version``)::
+Layout (schema version 2, in ``PRAGMA user_version``)::
 
-    games(id PRIMARY KEY, rev, data BLOB, channel UNIQUE NULL, expires)
+    games(id PRIMARY KEY, rev, data BLOB, channel UNIQUE NULL, expires,
+          shown BLOB NULL, srev DEFAULT 0)
     deadlines(game_id PRIMARY KEY, due)
 
 A channel binding is the ``channel`` column of its game, so it expires and
-is renewed with the game.  ``expires`` and the expiry checks use the
-store's ``clock``; ``due`` is compared with the ``now`` given to
-``claim_due``.  Expired games are invisible at once and are deleted (with
-orphaned deadlines) by :meth:`SqliteStore.purge`, which ``create`` and
-``claim_due`` call every :data:`PURGE_EVERY` seconds.
+is renewed with the game; likewise the adapters' notes are the ``shown``
+and ``srev`` columns (``srev`` 0: no notes), gone with the row.  A file of
+schema version 1 (without those two columns) gets them when it is opened.
+``expires`` and the expiry checks use the store's ``clock``; ``due`` is
+compared with the ``now`` given to ``claim_due``.  Expired games are
+invisible at once and are deleted (with orphaned deadlines) by
+:meth:`SqliteStore.purge`, which ``create`` and ``claim_due`` call every
+:data:`PURGE_EVERY` seconds.  ``save`` with a deadline or a release is one
+transaction; without, one UPDATE.
 """
 
 from __future__ import annotations
@@ -28,21 +33,23 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bot.store.base import DEFAULT_TTL, Stored, StoreError
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Shown, Stored, StoreError
 
 #: seconds a statement waits for another connection's write lock before failing
 BUSY_TIMEOUT = 15.0
 #: seconds between purges of expired games (by the store's clock)
 PURGE_EVERY = 600.0
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id      TEXT PRIMARY KEY,
     rev     INTEGER NOT NULL,
     data    BLOB NOT NULL,
     channel TEXT UNIQUE,
-    expires REAL NOT NULL
+    expires REAL NOT NULL,
+    shown   BLOB,
+    srev    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_expires ON games (expires);
 CREATE TABLE IF NOT EXISTS deadlines (
@@ -51,6 +58,13 @@ CREATE TABLE IF NOT EXISTS deadlines (
 );
 CREATE INDEX IF NOT EXISTS deadlines_due ON deadlines (due, game_id);
 """
+#: columns added since schema version 1, added to such a file on opening
+_ADDED_COLUMNS = {
+    "shown": "ALTER TABLE games ADD COLUMN shown BLOB",
+    "srev": "ALTER TABLE games ADD COLUMN srev INTEGER NOT NULL DEFAULT 0",
+}
+#: the columns ``load`` and ``load_in`` read, for :func:`_stored`
+_GAME = "data, rev, shown, srev"
 
 
 class SqliteStore:
@@ -125,6 +139,13 @@ class SqliteStore:
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         conn.execute(statement)
+                # a version 1 file: its games table (kept by CREATE IF NOT
+                # EXISTS) lacks the notes columns.  Checked under the write
+                # lock, as another process may have just added them.
+                have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+                for column, statement in _ADDED_COLUMNS.items():
+                    if column not in have:
+                        conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -169,11 +190,12 @@ class SqliteStore:
 
     # -- the Store protocol ------------------------------------------------
 
-    def create(self, game_id: str, data: bytes, *, channel: str) -> bool:
+    def create(self, game_id: str, data: bytes, *, channel: str, due: float | None = None) -> bool:
         with self._write() as conn:
             now = self._clock()
             self._maybe_purge(conn, now)
-            # An expired game holding this id or channel is gone: drop its row.
+            # An expired game holding this id or channel is gone: drop its row
+            # (and with it its notes).
             conn.execute(
                 "DELETE FROM games WHERE (id = ? OR channel = ?) AND expires <= ?",
                 (game_id, channel, now),
@@ -183,30 +205,66 @@ class SqliteStore:
             ).fetchone()
             if taken is not None:
                 return False
-            conn.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
             conn.execute(
                 "INSERT INTO games (id, rev, data, channel, expires) VALUES (?, 1, ?, ?, ?)",
                 (game_id, bytes(data), channel, now + self.ttl),
             )
+            _set_due(conn, game_id, due)
             return True
 
     def load(self, game_id: str) -> Stored | None:
         with self._use() as conn:
             row = conn.execute(
-                "SELECT data, rev FROM games WHERE id = ? AND expires > ?",
+                f"SELECT {_GAME} FROM games WHERE id = ? AND expires > ?",
                 (game_id, self._clock()),
             ).fetchone()
-        if row is None:
-            return None
-        return Stored(data=bytes(row[0]), rev=int(row[1]))
+        return _stored(row)
 
-    def save(self, game_id: str, data: bytes, rev: int) -> bool:
+    def load_in(self, channel: str) -> Stored | None:
         with self._use() as conn:
-            now = self._clock()
+            row = conn.execute(
+                f"SELECT {_GAME} FROM games WHERE channel = ? AND expires > ?",
+                (channel, self._clock()),
+            ).fetchone()
+        return _stored(row)
+
+    def save(
+        self,
+        game_id: str,
+        data: bytes,
+        rev: int,
+        *,
+        due: float | Keep | None = KEEP,
+        release: bool = False,
+    ) -> bool:
+        if isinstance(due, Keep):  # one statement: atomic on its own
+            with self._use() as conn:
+                return self._save_game(conn, game_id, data, rev, release)
+        with self._write() as conn:
+            if not self._save_game(conn, game_id, data, rev, release):
+                return False
+            _set_due(conn, game_id, due)
+            return True
+
+    def _save_game(
+        self, conn: sqlite3.Connection, game_id: str, data: bytes, rev: int, release: bool
+    ) -> bool:
+        """The compare-and-set of ``save``, releasing the channel if asked."""
+        now = self._clock()
+        cur = conn.execute(
+            "UPDATE games SET data = ?, rev = rev + 1, expires = ?,"
+            " channel = CASE WHEN ? THEN NULL ELSE channel END"
+            " WHERE id = ? AND rev = ? AND expires > ?",
+            (bytes(data), now + self.ttl, bool(release), game_id, rev, now),
+        )
+        return cur.rowcount == 1
+
+    def save_shown(self, game_id: str, data: bytes, rev: int) -> bool:
+        with self._use() as conn:
             cur = conn.execute(
-                "UPDATE games SET data = ?, rev = rev + 1, expires = ?"
-                " WHERE id = ? AND rev = ? AND expires > ?",
-                (bytes(data), now + self.ttl, game_id, rev, now),
+                "UPDATE games SET shown = ?, srev = srev + 1"
+                " WHERE id = ? AND srev = ? AND expires > ?",
+                (bytes(data), game_id, rev, self._clock()),
             )
             return cur.rowcount == 1
 
@@ -226,15 +284,11 @@ class SqliteStore:
 
     def schedule(self, game_id: str, due: float) -> None:
         with self._use() as conn:
-            conn.execute(
-                "INSERT INTO deadlines (game_id, due) VALUES (?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET due = excluded.due",
-                (game_id, float(due)),
-            )
+            _set_due(conn, game_id, float(due))
 
     def unschedule(self, game_id: str) -> None:
         with self._use() as conn:
-            conn.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+            _set_due(conn, game_id, None)
 
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         if limit <= 0:
@@ -285,6 +339,27 @@ class SqliteStore:
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r}, ttl={self.ttl!r})"
+
+
+def _set_due(conn: sqlite3.Connection, game_id: str, due: float | Keep | None) -> None:
+    """Set the game's deadline to ``due``, remove it (None) or leave it (KEEP)."""
+    if due is None:
+        conn.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+    elif not isinstance(due, Keep):
+        conn.execute(
+            "INSERT INTO deadlines (game_id, due) VALUES (?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET due = excluded.due",
+            (game_id, float(due)),
+        )
+
+
+def _stored(row: tuple[bytes, int, bytes | None, int] | None) -> Stored | None:
+    """A row of ``SELECT {_GAME}`` as a Stored (None for no row)."""
+    if row is None:
+        return None
+    data, rev, shown, srev = row
+    notes = None if not srev else Shown(data=bytes(shown or b""), rev=int(srev))
+    return Stored(data=bytes(data), rev=int(rev), shown=notes)
 
 
 def _set_wal(conn: sqlite3.Connection) -> str:
