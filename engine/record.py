@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import IllegalAction, RecordError, RulesError
-from .game import _parse_action, move_in_place, new_game, roll_in_place
+from .game import new_game
+from .play import act_in_place
 from .state import GameState
 
 _FIELDS = {"rules", "options", "players", "position", "turn", "actions"}
@@ -62,11 +63,7 @@ def replay(record: Any) -> GameState:
     state = start_of(rec)
     for k, action in enumerate(rec.get("actions", [])):
         try:
-            kind, value = _parse_action(action)
-            if kind == "roll":
-                roll_in_place(state, value, None)
-            else:
-                move_in_place(state, value, None)
+            act_in_place(state, action, None)
         except IllegalAction as e:
             err = IllegalAction(f"action {k}: {e}", e.reason, e.piece)
             err.index = k  # type: ignore[attr-defined]

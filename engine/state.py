@@ -2,7 +2,7 @@
 
 A :class:`GameState` is treated as immutable by every public function:
 :func:`engine.apply` returns a new one.  Inside the engine a copy is changed in
-place, which keeps random play fast (see :mod:`engine.game`).
+place, which keeps random play fast (see :mod:`engine.play`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from .board import COLOUR_INDEX, COLOURS, HOME, square_key
+from .board import COLOUR_INDEX, COLOURS, HOME
 from .errors import RecordError, RulesError
 from .rules import Options, rules_for
+from .setup import build_occupancy, check_position, seats_for
 
 SCHEMA_VERSION = 1
 PHASES = ("roll", "move", "bonus", "over")
@@ -291,8 +292,6 @@ class GameState:
     @classmethod
     def from_dict(cls, data: Any) -> GameState:
         """Load a state saved by :meth:`to_dict`; a bad one raises :class:`RecordError`."""
-        from .game import _check_position, _seats
-
         if not isinstance(data, dict):
             raise RecordError("state must be a JSON object")
         version = data.get("v")
@@ -304,8 +303,8 @@ class GameState:
             options = rules_for(str(data.get("rules")), data.get("options") or {})
         except RulesError as e:
             raise RecordError(f"state: {e}") from None
-        seats = _seats(options, data.get("players"))
-        pos = _check_position(options, seats, data.get("pieces"), check_over=False)
+        seats = seats_for(options, data.get("players"))
+        pos = check_position(options, seats, data.get("pieces"), check_over=False)
         s = cls.__new__(cls)
         s.options = options
         s.seats = seats
@@ -350,16 +349,6 @@ class GameState:
 
     def __repr__(self) -> str:
         return f"<GameState {self.to_json()}>"
-
-
-def build_occupancy(pos: list[list[int]]) -> dict[int, list[int]]:
-    occ: dict[int, list[int]] = {}
-    for c, ps in enumerate(pos):
-        for i, p in enumerate(ps):
-            k = square_key(c, p)
-            if k >= 0:
-                occ.setdefault(k, []).append(c * 8 + i)
-    return occ
 
 
 def _int(value: Any, lo: int, hi: int, what: str) -> int:

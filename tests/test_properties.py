@@ -18,7 +18,7 @@ from engine.board import (
     square_key,
     start_colour,
 )
-from engine.state import build_occupancy
+from engine.setup import build_occupancy
 
 # (rules, players, options): every rule set and every option the presets offer
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
