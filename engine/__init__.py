@@ -17,9 +17,29 @@ and the events::
     moves = current_moves(state)  # cached in the state: do not change the list
     move_in_place(state, moves[0].piece, None)
     roll_in_place(state, 4, None)
+
+The board facts (:mod:`engine.board`: the progress coordinate, the start and
+star squares, ``track_square``...) are exported here too, so the renderer and
+the bot draw and reason about the same board.
 """
 
-from .board import COLOURS, DEFAULT_SEATS, HOME
+from .board import (
+    BASE,
+    COLOUR_INDEX,
+    COLOURS,
+    DEFAULT_SEATS,
+    FIRST_COLUMN,
+    HOME,
+    LAST_TRACK,
+    STAR_SQUARES,
+    START,
+    START_SQUARES,
+    TRACK_SQUARES,
+    is_star,
+    quarter_of,
+    start_colour,
+    track_square,
+)
 from .errors import IllegalAction, LudoError, RecordError, RulesError
 from .game import (
     apply,
@@ -35,12 +55,20 @@ from .rules import PRESETS, RULE_SETS, Options, rules_for
 from .state import SCHEMA_VERSION, Event, GameState, Move
 
 __all__ = [
+    "BASE",
     "COLOURS",
+    "COLOUR_INDEX",
     "DEFAULT_SEATS",
+    "FIRST_COLUMN",
     "HOME",
+    "LAST_TRACK",
     "PRESETS",
     "RULE_SETS",
     "SCHEMA_VERSION",
+    "START",
+    "START_SQUARES",
+    "STAR_SQUARES",
+    "TRACK_SQUARES",
     "Event",
     "GameState",
     "IllegalAction",
@@ -51,14 +79,18 @@ __all__ = [
     "RulesError",
     "apply",
     "current_moves",
+    "is_star",
     "legal_moves",
     "load_record",
     "make_record",
     "move_for",
     "move_in_place",
     "new_game",
+    "quarter_of",
     "replay",
     "roll_in_place",
     "rules_for",
+    "start_colour",
     "start_of",
+    "track_square",
 ]

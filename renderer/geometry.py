@@ -13,6 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from engine import (
+    FIRST_COLUMN,
+    HOME,
+    LAST_TRACK,
+    STAR_SQUARES,
+    START,
+    START_SQUARES,
+    TRACK_SQUARES,
+    quarter_of,
+    track_square,
+)
+
 GRID = 15
 Cell = tuple[int, int]
 Point = tuple[float, float]
@@ -51,33 +63,34 @@ def rotate_point(point: Point, quarters: int) -> Point:
 @cache
 def track_cell(square: int) -> Cell:
     """The cell of absolute track square ``square`` (0..51)."""
-    if not 0 <= square < 52:
-        raise ValueError(f"track squares are 0..51, not {square}")
-    return rotate(_RED_TRACK[square % 13], square // 13)
+    if not 0 <= square < TRACK_SQUARES:
+        raise ValueError(f"track squares are 0..{TRACK_SQUARES - 1}, not {square}")
+    quarter, step = quarter_of(square)
+    return rotate(_RED_TRACK[step], quarter)
 
 
 def column_cell(colour: int, progress: int) -> Cell:
     """The cell of colour's home column square at ``progress`` 52..56."""
-    if not 52 <= progress <= 56:
-        raise ValueError(f"home column progress is 52..56, not {progress}")
-    return rotate(_RED_COLUMN[progress - 52], colour)
+    if not FIRST_COLUMN <= progress < HOME:
+        raise ValueError(f"home column progress is {FIRST_COLUMN}..{HOME - 1}, not {progress}")
+    return rotate(_RED_COLUMN[progress - FIRST_COLUMN], colour)
 
 
 def piece_cell(colour: int, progress: int) -> Cell | None:
     """The cell a piece stands on, or None in the base or home."""
-    if 1 <= progress <= 51:
-        return track_cell((13 * colour + progress - 1) % 52)
-    if 52 <= progress <= 56:
+    if START <= progress <= LAST_TRACK:
+        return track_cell(track_square(colour, progress))
+    if FIRST_COLUMN <= progress < HOME:
         return column_cell(colour, progress)
     return None
 
 
 def start_cell(colour: int) -> Cell:
-    return track_cell(13 * colour)
+    return track_cell(START_SQUARES[colour])
 
 
 def star_cells() -> list[Cell]:
-    return [track_cell(13 * c + 8) for c in range(4)]
+    return [track_cell(sq) for sq in STAR_SQUARES]
 
 
 def yard_cells(colour: int) -> tuple[Cell, Cell]:
@@ -128,7 +141,7 @@ def triangle_centre(colour: int) -> Point:
 def arrow_direction(colour: int) -> Point:
     """Unit direction (dy, dx) of play on the colour's start square."""
     a = start_cell(colour)
-    b = track_cell(13 * colour + 1)
+    b = track_cell(track_square(colour, START + 1))
     return float(b[0] - a[0]), float(b[1] - a[1])
 
 

@@ -87,3 +87,9 @@ def die(value: int, size: int, theme: str, frame: RGB | None = None) -> Image.Im
         cx, cy = px * big, py * big
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*t.pip, 255))
     return _shrink(img, size)
+
+
+def paste(img: Image.Image, sprite: Image.Image, centre: tuple[int, int]) -> None:
+    """Paste ``sprite`` onto ``img`` centred on pixel ``centre``, through its alpha."""
+    w, h = sprite.size
+    img.paste(sprite, (centre[0] - w // 2, centre[1] - h // 2), sprite)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +18,8 @@ ELLIPSIS = "…"
 MAX_MARKS = 2
 
 Font = ImageFont.FreeTypeFont
+#: colour -> player name, as given to the render functions (any text)
+Names = Mapping[str, str]
 
 
 # read once at import, so drawing never touches a file

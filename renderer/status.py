@@ -1,0 +1,91 @@
+"""Who plays and whose turn it is: names in the yards, the frame round the
+yard of the player on turn, and the status bar under the board."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine import COLOUR_INDEX, COLOURS, GameState
+
+from . import geometry as geo
+from .sprites import die, paste, token
+from .text import Names, clean_name, fit, font
+from .theme import Theme
+
+
+def draw_players(
+    d: ImageDraw.ImageDraw, lay: geo.Layout, state: GameState, names: Names, t: Theme
+) -> None:
+    """Each player's name in their yard, and a frame round the yard of the one to act."""
+    if state.phase != "over":
+        _frame_yard(d, lay, COLOUR_INDEX[state.turn], t)
+    name_font = font(round(lay.cell * 0.52))
+    for colour in state.players:
+        c = COLOURS.index(colour)
+        _draw_name(d, lay, c, clean_name(names.get(colour), colour.capitalize()), name_font, t)
+
+
+def _frame_yard(d: ImageDraw.ImageDraw, lay: geo.Layout, c: int, t: Theme) -> None:
+    """A frame round the yard of the player on turn: dark outside, bright inside,
+    so it shows on every colour (gold alone vanishes on yellow)."""
+    top, left, bottom, right = geo.yard_box(c)
+    w = max(3, lay.cell // 8)
+    x0, y0 = lay.point(top, left)
+    x1, y1 = lay.point(bottom, right)
+    d.rectangle((x0, y0, x1 - 1, y1 - 1), outline=t.last, width=w)
+    d.rectangle((x0 + w, y0 + w, x1 - 1 - w, y1 - 1 - w), outline=t.movable, width=w)
+
+
+def _draw_name(
+    d: ImageDraw.ImageDraw, lay: geo.Layout, c: int, name: str, f: object, t: Theme
+) -> None:
+    top, left, _, right = geo.yard_box(c)
+    width = (right - left - 0.6) * lay.cell
+    text = fit(name, f, width)  # type: ignore[arg-type]
+    x, y = lay.point(top + geo.NAME_LINE, (left + right) / 2)
+    d.text((x, y), text, font=f, fill=t.colours[c].ink, anchor="mm")  # type: ignore[arg-type]
+
+
+def draw_status(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    lay: geo.Layout,
+    state: GameState,
+    names: Names,
+    rolled: tuple[str, int] | None,
+    t: Theme,
+) -> None:
+    """The bar under the board: who is to act (or won) and the die."""
+    top = lay.board
+    h = lay.status
+    mid = top + h // 2
+    who = state.turn
+    label = clean_name(names.get(who), who.capitalize())
+    if state.phase == "over":
+        winners = state.winner or []
+        label = " & ".join(clean_name(names.get(w), w.capitalize()) for w in winners)
+        text = "wins!" if len(winners) == 1 else "win!"
+        c = COLOURS.index(winners[0]) if winners else COLOUR_INDEX[state.turn]
+    else:
+        c = COLOUR_INDEX[state.turn]
+        text = {
+            "roll": "to roll",
+            "move": "choose a piece",
+            "bonus": f"bonus move of {state.bonus[0] if state.bonus else 6}",
+        }[state.phase]
+    dot = round(h * 0.55)
+    x = lay.margin + dot // 2 + 4
+    paste(img, token(c, None, dot, t.name), (x, mid))
+    f = font(round(h * 0.42))
+    die_size = round(h * 0.72)
+    if rolled is None and state.phase == "move" and state.die:
+        rolled = (state.turn, state.die)
+    show = rolled is not None and rolled[0] in COLOURS and rolled[1] in range(1, 7)
+    room = lay.size - (x + dot) - (die_size + 16 if show else 8)
+    suffix = f": {text}" if state.phase != "over" else f" {text}"
+    name = fit(label, f, max(10.0, room - f.getlength(suffix)))
+    d.text((x + dot // 2 + 10, mid), name + suffix, font=f, fill=t.text, anchor="lm")
+    if rolled is not None and show:
+        frame = t.colours[COLOURS.index(rolled[0])].main
+        sprite = die(rolled[1], die_size, t.name, frame)
+        paste(img, sprite, (lay.size - lay.margin - die_size // 2 - 4, mid))
