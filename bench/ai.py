@@ -22,9 +22,9 @@ from typing import Any
 # bench/engine.py is named like the engine package: keep this folder off the path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from bot.ai import HeuristicPlayer  # noqa: E402
+from bot.app.simulate import simulate  # noqa: E402
 from bot.players import Policy  # noqa: E402
-from bot.simulate import simulate  # noqa: E402
+from bot.players.heuristic import HeuristicPlayer  # noqa: E402
 from engine import GameState, Move  # noqa: E402
 
 #: (label, rule set, options, the heuristic sides: colours playing together)

@@ -17,7 +17,7 @@ from pathlib import Path
 _here = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _here]
 
-from bot.simulate import simulate  # noqa: E402
+from bot.app.simulate import simulate  # noqa: E402
 from engine import RULE_SETS  # noqa: E402
 
 

@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 
-from bot.model import User  # noqa: E402
+from bot.hosting import Intent, User  # noqa: E402
+from bot.present import parse_press, table_view  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import RedisStore, SqliteStore, Store  # noqa: E402
 from tests.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
@@ -39,29 +40,36 @@ RULES = ["classic", "tower", "italian", "super"]
 
 
 def play(store: Store, games: int, seed: int) -> tuple[list[float], list[str]]:
+    """Whole games by buttons; the time of each press: the service's one load and one
+    compare-and-set, the table view with its board drawn, and the note of what is shown."""
     rng = random.Random(seed)
-    svc = GameService(store, render=True)
+    svc = GameService(store)
     times: list[float] = []
     ids: list[str] = []
     for g in range(games):
         channel = f"bench-{seed}-{g}"
         rules = RULES[g % len(RULES)]
-        svc.new_game(channel, PEOPLE[0], rules, timer=120)
-        svc.join(channel, PEOPLE[1])
-        svc.add_computer(channel, PEOPLE[0])
-        svc.add_computer(channel, PEOPLE[0])
-        reply = svc.start(channel, PEOPLE[0])
-        ids.append(reply.game_id or "")
-        while not reply.finished:
-            game = svc.game_in(channel)
-            assert game is not None, (channel, reply)
-            seat = game.on_turn()
-            assert seat is not None and seat.user is not None
-            data = rng.choice([b for row in reply.buttons for b in row]).data
+        svc.open(channel, PEOPLE[0], rules, timer=120)
+        svc.act(channel, PEOPLE[1], Intent("join"))
+        svc.act(channel, PEOPLE[0], Intent("add_computer"))
+        svc.act(channel, PEOPLE[0], Intent("add_computer"))
+        outcome = svc.act(channel, PEOPLE[0], Intent("start"))
+        assert outcome.game is not None
+        ids.append(outcome.game.id)
+        view = table_view(outcome.game, outcome.happened)
+        srev = 0
+        while not view.finished:
+            assert view.turn is not None
+            press = parse_press(rng.choice([b for row in view.buttons for b in row]).data)
+            assert press is not None
             t0 = time.perf_counter()
-            reply = svc.press(channel, seat.user, data)
+            outcome = svc.press(channel, view.turn, press.game_id, press.version, press.intent)
+            assert outcome.game is not None and not outcome.refused, outcome.refusal
+            view = table_view(outcome.game, outcome.happened)
+            assert view.image is not None
+            svc.note_shown(view.game_id, b"{}", srev)
+            srev += 1
             times.append(time.perf_counter() - t0)
-            assert not reply.refused, reply.lines
     return times, ids
 
 

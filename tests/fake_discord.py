@@ -8,12 +8,13 @@ REST (under ``/api/v10``)
     the bot user (401 for another token), application info, ``/gateway`` and
     ``/gateway/bot``, command sync (global and guild), interaction callbacks
     (JSON or multipart, types 4 to 8), followups and edits of interaction
-    messages (``@original`` and followups), channel messages, channels, and the
-    attachments' bytes.  Requests are checked as Discord checks them (message
-    limits, components, allowed mentions, the three seconds for the first
-    response, one response per interaction, a followup right after a deferred
-    message edits the loading message and keeps its visibility); refusals are
-    Discord's error bodies and are kept in :attr:`FakeDiscord.errors`.
+    messages (``@original`` and followups), channel messages (post, get, edit,
+    delete), channels, and the attachments' bytes.  Requests are checked as
+    Discord checks them (message limits, components, allowed mentions, the
+    three seconds for the first response, one response per interaction, a
+    followup right after a deferred message edits the loading message and
+    keeps its visibility); refusals are Discord's error bodies and are kept in
+    :attr:`FakeDiscord.errors`.
 
 Gateway (a websocket at ``/gateway``, zlib-stream compressed when asked)
     HELLO, IDENTIFY (token checked, 4004 otherwise), READY, GUILD_CREATE for
@@ -29,6 +30,9 @@ State
 Tests inject interactions (:meth:`FakeDiscord.slash`, :meth:`FakeDiscord.click`,
 :meth:`FakeDiscord.autocomplete`) from :class:`Member` s and wait for
 conditions with :meth:`FakeDiscord.wait_for` (woken by every change, no sleeps).
+A click can arrive late (every response refused with 10062, as Discord does
+after three seconds) or reach every gateway session (two workers), and
+:meth:`FakeDiscord.fail` makes chosen requests fail the way Discord fails.
 """
 
 from __future__ import annotations
@@ -367,6 +371,28 @@ class RestCall:
 
 
 @dataclass
+class Failure:
+    """Requests to refuse on purpose (see :meth:`FakeDiscord.fail`)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int
+    when: Callable[[RestCall], bool] | None = None
+    hits: list[RestCall] = field(default_factory=list)
+
+    def matches(self, call: RestCall) -> bool:
+        return (
+            len(self.hits) < self.times
+            and call.method == self.method
+            and self.pattern.fullmatch(call.path) is not None
+            and (self.when is None or self.when(call))
+        )
+
+
+@dataclass
 class Connection:
     """One gateway websocket."""
 
@@ -447,6 +473,8 @@ class FakeDiscord:
         self.interactions: list[Interaction] = []
         self._by_token: dict[str, Interaction] = {}
         self.connections: list[Connection] = []
+        #: requests to refuse on purpose
+        self.failures: list[Failure] = []
         self._cond = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -474,6 +502,7 @@ class FakeDiscord:
         r.add_post(API + "/channels/{cid}/messages", self._post_channel_message)
         r.add_get(API + "/channels/{cid}/messages/{mid}", self._get_channel_message)
         r.add_patch(API + "/channels/{cid}/messages/{mid}", self._patch_channel_message)
+        r.add_delete(API + "/channels/{cid}/messages/{mid}", self._delete_channel_message)
         r.add_get("/attachments/{cid}/{aid}/{name}", self._get_attachment)
         r.add_get("/{path:gateway[-a-z]*}", self._gateway)
         r.add_route("*", "/{tail:.*}", self._unknown)
@@ -697,11 +726,17 @@ class FakeDiscord:
         message: Message,
         label: str | None = None,
         custom_id: str | None = None,
+        *,
+        age: float = 0.0,
+        everywhere: bool = False,
     ) -> Interaction:
         """``member`` presses a button of ``message`` (by label or custom_id).
 
         Like Discord, only a button that is on the message can be pressed, and only on
-        a message the bot's application sent."""
+        a message the bot's application sent.  ``age``: the interaction reaches the bot
+        that many seconds late (over 3: every response is refused, 10062 Unknown
+        interaction).  ``everywhere``: delivered to every gateway session of the guild's
+        shard (two workers receiving the same press)."""
         assert label is not None or custom_id is not None
         current = self.messages.get(message.id)
         assert current is not None and not current.deleted, f"message {message.id} is gone"
@@ -713,13 +748,20 @@ class FakeDiscord:
         payload = self._interaction_base(3, member, current.channel_id)
         payload["data"] = {"custom_id": button["custom_id"], "component_type": 2}
         payload["message"] = current.json(self.guild_id)
-        inter = await self._send_interaction(payload, member, message_id=current.id)
-        return inter
+        return await self._send_interaction(
+            payload, member, message_id=current.id, age=age, everywhere=everywhere
+        )
 
     async def _send_interaction(
-        self, payload: dict[str, Any], member: Member, message_id: int | None = None
+        self,
+        payload: dict[str, Any],
+        member: Member,
+        message_id: int | None = None,
+        *,
+        age: float = 0.0,
+        everywhere: bool = False,
     ) -> Interaction:
-        conn = self._connection_for(self.guild_id)
+        conns = self._connections_for(self.guild_id)
         inter = Interaction(
             id=int(payload["id"]),
             token=payload["token"],
@@ -727,25 +769,47 @@ class FakeDiscord:
             member=member,
             channel_id=int(payload["channel_id"]),
             payload=payload,
-            created=time.monotonic(),
+            created=time.monotonic() - age,
             message_id=message_id,
         )
         self.interactions.append(inter)
         self._by_token[inter.token] = inter
-        await self._dispatch(conn, "INTERACTION_CREATE", payload)
+        for conn in conns if everywhere else conns[:1]:
+            await self._dispatch(conn, "INTERACTION_CREATE", payload)
         return inter
 
     async def answered(self, inter: Interaction, timeout: float = FIRST_RESPONSE + 1) -> Callback:
         """Wait for the interaction's first response (Discord allows three seconds); after a
-        deferred one (type 5 or 6), also for the bot's next request about it."""
+        deferred message (type 5, "thinking…"), also for the bot's next request about it."""
         await self.wait_for(
             lambda: inter.answered, timeout, f"a response to interaction {inter.id}"
         )
-        if inter.callback.type in (5, 6):
+        if inter.callback.type == 5:
             await self.wait_for(
                 lambda: inter.webhook_calls, 15, f"the deferred answer to interaction {inter.id}"
             )
         return inter.callback
+
+    # ------------------------------------------------------------------
+    # failing on purpose
+
+    def fail(
+        self,
+        method: str,
+        pattern: str,
+        *,
+        status: int = 500,
+        code: int = 0,
+        message: str = "500: Internal Server Error",
+        times: int = 1,
+        when: Callable[[RestCall], bool] | None = None,
+    ) -> Failure:
+        """Refuse the next ``times`` requests ``method`` to a path matching ``pattern``
+        (and ``when``, given the call) with Discord's error body; the request does
+        nothing.  Returns the rule: ``rule.hits`` are the calls it refused."""
+        rule = Failure(method, re.compile(pattern), status, code, message, times, when)
+        self.failures.append(rule)
+        return rule
 
     # ------------------------------------------------------------------
     # planting state
@@ -885,15 +949,17 @@ class FakeDiscord:
     def shard_of(self, guild_id: int, shards: int) -> int:
         return (guild_id >> 22) % shards
 
-    def _connection_for(self, guild_id: int) -> Connection:
-        for conn in self.connections:
-            if (
-                conn.ready
-                and not conn.closed
-                and self.shard_of(guild_id, conn.shard[1]) == conn.shard[0]
-            ):
-                return conn
-        raise AssertionError("the bot has no gateway session for the guild's shard")
+    def _connections_for(self, guild_id: int) -> list[Connection]:
+        found = [
+            conn
+            for conn in self.connections
+            if conn.ready
+            and not conn.closed
+            and self.shard_of(guild_id, conn.shard[1]) == conn.shard[0]
+        ]
+        if not found:
+            raise AssertionError("the bot has no gateway session for the guild's shard")
+        return found
 
     # ------------------------------------------------------------------
     # gateway
@@ -1032,6 +1098,10 @@ class FakeDiscord:
         self.calls.append(call)
         request[CALL] = call
         try:
+            rule = next((f for f in self.failures if f.matches(call)), None)
+            if rule is not None:
+                rule.hits.append(call)
+                raise DiscordError(rule.status, rule.code, rule.message)
             response = await handler(request)
         except DiscordError as e:
             response = _json(e.body(), status=e.status)
@@ -1428,6 +1498,14 @@ class FakeDiscord:
         call = self._call(request)
         self._edit_message(msg, call.body or {}, call.files)
         return _json(msg.json(self.guild_id))
+
+    async def _delete_channel_message(self, request: web.Request) -> web.Response:
+        self._bot_auth(request)
+        msg = self._message_in(int(request.match_info["cid"]), int(request.match_info["mid"]))
+        if msg.author["id"] != str(self.bot_id):
+            raise DiscordError(403, 50013, "Missing Permissions")
+        msg.deleted = True
+        return web.Response(status=204)
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         self._bot_auth(request)

@@ -510,6 +510,12 @@ class FakeTelegram:
         self._faults.setdefault(method.lower(), []).extend([err] * times)
         self._notify()
 
+    def refuse_next(self, method: str, code: int, description: str, times: int = 1) -> None:
+        """Answer the next ``times`` calls of ``method`` with this error (e.g. 400, "query is
+        too old": a callback query answered after Telegram stopped waiting)."""
+        self._faults.setdefault(method.lower(), []).extend([ApiError(code, description)] * times)
+        self._notify()
+
     def delay_next(self, method: str, seconds: float, times: int = 1) -> None:
         """Hold the next ``times`` calls of ``method`` for ``seconds`` before they take effect."""
         self._delays.setdefault(method.lower(), []).extend([seconds] * times)

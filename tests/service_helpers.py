@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-from bot.model import Game, User
-from bot.replies import Reply
-from bot.service import GameService
+from bot.hosting import Game, Intent, Refusal, User
+from bot.present import Button, TableView, Text, refusal_text, rules_lines, status_lines, table_view
+from bot.present.buttons import parse_press
+from bot.present.narrate import where
+from bot.service import GameService, Outcome
 from bot.store import Store
 
 ANA = User("test", "1", "Ana")
@@ -40,15 +44,144 @@ class Clock:
         self.now += seconds
 
 
+@dataclass
+class Reply:
+    """What one request produced, as a player reads it: the asker's private word
+    (a refusal) or the table view (its lines, buttons and picture)."""
+
+    lines: list[Text]
+    channel: str | None = None
+    game_id: str | None = None
+    private: bool = False
+    refused: bool = False
+    #: the person the table addresses (the player on turn)
+    mention: list[User] = field(default_factory=list)
+    image: bytes | None = None
+    image_kind: str | None = None
+    buttons: list[list[Button]] = field(default_factory=list)
+    version: int | None = None
+    finished: bool = False
+    view: TableView | None = None
+
+
+def reply_of(outcome: Outcome, *, render: bool = False) -> Reply:
+    """The outcome as the chat would show it (through the real presenter)."""
+    game = outcome.game
+    if outcome.refusal is not None:
+        r = Reply([refusal_text(outcome.refusal, game)], private=True, refused=True)
+        if game is not None:
+            r.game_id, r.version, r.channel = game.id, game.version, game.channel
+            if render and outcome.refusal.key == "refuse.outdated" and game.state is not None:
+                # an outdated press brings the current board back
+                r.image, r.image_kind = table_view(game).image, "board"
+        return r
+    assert game is not None
+    view = table_view(game, outcome.happened)
+    return Reply(
+        list(view.lines),
+        channel=game.channel,
+        game_id=game.id,
+        mention=[view.turn] if view.turn is not None else [],
+        image=view.image if render else None,
+        image_kind=view.picture if render else None,
+        buttons=[list(row) for row in view.buttons],
+        version=game.version,
+        finished=view.finished,
+        view=view,
+    )
+
+
+class Table:
+    """The game service driven as the adapters drive it, answering as the presenter does."""
+
+    def __init__(self, svc: GameService, *, render: bool = False) -> None:
+        self.svc = svc
+        self.render = render
+        self.store = svc.store
+
+    def _reply(self, outcome: Outcome) -> Reply:
+        return reply_of(outcome, render=self.render)
+
+    def new_game(
+        self,
+        channel: str,
+        user: User,
+        rules: str = "classic",
+        options: dict[str, Any] | None = None,
+        **kw: Any,
+    ) -> Reply:
+        return self._reply(self.svc.open(channel, user, rules, options, **kw))
+
+    def act(self, channel: str, user: User, kind: str, piece: int = 0, **kw: Any) -> Reply:
+        return self._reply(self.svc.act(channel, user, Intent(kind, piece, **kw)))
+
+    def join(self, channel: str, user: User) -> Reply:
+        return self.act(channel, user, "join")
+
+    def leave(self, channel: str, user: User) -> Reply:
+        return self.act(channel, user, "leave")
+
+    def start(self, channel: str, user: User) -> Reply:
+        return self.act(channel, user, "start")
+
+    def add_computer(self, channel: str, user: User) -> Reply:
+        return self.act(channel, user, "add_computer")
+
+    def roll(self, channel: str, user: User) -> Reply:
+        return self.act(channel, user, "roll")
+
+    def move(self, channel: str, user: User, piece: int) -> Reply:
+        return self.act(channel, user, "move", piece)
+
+    def end(self, channel: str, user: User, *, can_manage: bool = False) -> Reply:
+        return self.act(channel, user, "end", can_manage=can_manage)
+
+    def press(self, channel: str, user: User, data: str) -> Reply:
+        press = parse_press(data)
+        if press is None:
+            return self._reply(Outcome(None, refusal=Refusal("refuse.bad_button")))
+        outcome = self.svc.press(channel, user, press.game_id, press.version, press.intent)
+        return self._reply(outcome)
+
+    def board(self, channel: str) -> Reply:
+        return self._reply(self.svc.look(channel))
+
+    def status(self, channel: str) -> Reply:
+        outcome = self.svc.look(channel)
+        if outcome.game is None:
+            return self._reply(outcome)
+        return Reply(status_lines(outcome.game), channel=channel, game_id=outcome.game.id)
+
+    def rules(self, channel: str | None = None, rules: str | None = None) -> Reply:
+        game = self.svc.game_in(channel) if channel else None
+        lines = rules_lines(rules, game)
+        return Reply(lines, channel=channel, refused=lines[0].key.startswith("refuse."))
+
+    def movable(self, channel: str, user: User | None = None) -> list[tuple[int, str]]:
+        return [(m.piece + 1, where(m.to, short=True)) for m in self.svc.movable(channel, user)]
+
+    def fire_due(self, now: float | None = None) -> list[Reply]:
+        return [self._reply(o) for o in self.svc.fire_due(now)]
+
+    def game_in(self, channel: str) -> Game | None:
+        return self.svc.game_in(channel)
+
+    def get(self, game_id: str) -> Game | None:
+        return self.svc.get(game_id)
+
+
 def service(
     store: Store,
     *,
     seed: int = 1,
     clock: Callable[[], float] | None = None,
     render: bool = False,
-    **kw: object,
-) -> GameService:
-    return GameService(store, dice=Dice(seed), clock=clock or Clock(), render=render, **kw)  # type: ignore[arg-type]
+    **kw: Any,
+) -> Table:
+    dice = Dice(seed)
+    draw = random.Random(seed).randrange
+    svc = GameService(store, dice=dice, draw=draw, clock=clock or Clock(), **kw)
+    return Table(svc, render=render)
 
 
 def stored_bytes(store: Store, game_id: str) -> bytes:
@@ -57,7 +190,7 @@ def stored_bytes(store: Store, game_id: str) -> bytes:
     return got.data
 
 
-def current(svc: GameService, channel: str) -> Game:
+def current(svc: Table, channel: str) -> Game:
     game = svc.game_in(channel)
     assert game is not None
     return game
@@ -69,7 +202,7 @@ def person_on_turn(game: Game) -> User | None:
 
 
 def press_first(
-    svc: GameService,
+    svc: Table,
     channel: str,
     reply: Reply,
     user: User,
@@ -82,14 +215,14 @@ def press_first(
     return svc.press(channel, user, buttons[k].data)
 
 
-def step(svc: GameService, channel: str, reply: Reply) -> Reply:
+def step(svc: Table, channel: str, reply: Reply) -> Reply:
     """The person on turn presses the first button of the latest reply."""
     user = person_on_turn(current(svc, channel))
     assert user is not None, "nobody to press: the game waits for no one"
     return svc.press(channel, user, next(b for row in reply.buttons for b in row).data)
 
 
-def play_out(svc: GameService, channel: str, reply: Reply, limit: int = 5000) -> Reply:
+def play_out(svc: Table, channel: str, reply: Reply, limit: int = 5000) -> Reply:
     """Press first buttons until the game is over; the last reply."""
     for _ in range(limit):
         if reply.finished:

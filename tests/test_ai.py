@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from bot.ai import HeuristicPlayer, danger, score_moves
+from bot.app.simulate import simulate
 from bot.players import RandomPlayer
-from bot.simulate import simulate
+from bot.players.heuristic import HeuristicPlayer, danger, score_moves
 from engine import COLOURS, GameState, Move
 from tests.util import on as sq
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import build_parser, cmd_play, main
+from bot.app.cli import build_parser, cmd_play, main
 
 RECORD = {
     "rules": "classic",
@@ -23,7 +23,7 @@ RECORD = {
 
 def ludo_bot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
-    cmd = [exe] if exe else [sys.executable, "-m", "bot.cli"]
+    cmd = [exe] if exe else [sys.executable, "-m", "bot.app.cli"]
     return subprocess.run([*cmd, *args], input=stdin, capture_output=True, text=True, timeout=60)
 
 
@@ -185,7 +185,7 @@ def test_render_draws_the_final_board(tmp_path: Path) -> None:
 
 def test_render_reads_standard_input_and_writes_standard_output() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "render", "-", "-o", "-"],
+        [sys.executable, "-m", "bot.app.cli", "render", "-", "-o", "-"],
         input=json.dumps(RECORD).encode(),
         capture_output=True,
         timeout=60,
@@ -224,7 +224,7 @@ def test_run_reports_a_broken_setting_in_one_line(tmp_path: Path) -> None:
 
     env = dict(os.environ, LUDO_TURN_SECONDS="soon", LUDO_DATABASE=str(tmp_path / "x.db"))
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"],
+        [sys.executable, "-m", "bot.app.cli", "run"],
         env=env,
         capture_output=True,
         text=True,
@@ -240,7 +240,7 @@ def test_run_reports_an_unusable_database_in_one_line(tmp_path: Path) -> None:
     env = dict(os.environ, LUDO_DATABASE=str(tmp_path / "missing" / "x.db"))
     env.pop("REDIS_URL", None)
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"],
+        [sys.executable, "-m", "bot.app.cli", "run"],
         env=env,
         capture_output=True,
         text=True,

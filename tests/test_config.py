@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.app.config import ConfigError, load_settings
 
 
 def test_defaults_need_nothing_set() -> None:

@@ -16,17 +16,19 @@ import random
 import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import bot.discord_adapter as discord_adapter
+import bot.adapters.discord.adapter as discord_adapter
 import engine
-from bot.discord_adapter import AdapterError, DiscordAdapter, DiscordSettings
-from bot.model import ENDED, LOBBY, OVER, PLAYING, Game, User
-from bot.runner import run_timers
+from bot.adapters.discord import AdapterError, DiscordAdapter, DiscordSettings
+from bot.adapters.reconcile import Notes, Reconciler
+from bot.app.runner import run_timers
+from bot.hosting import ENDED, LOBBY, OVER, PLAYING, Game, User
+from bot.present import say, table_view
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_discord import (
@@ -34,13 +36,14 @@ from tests.fake_discord import (
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
     PRIVILEGED_INTENTS,
+    Failure,
     FakeDiscord,
     Interaction,
     Member,
     Message,
+    RestCall,
     png_size,
 )
-from tests.service_helpers import Clock, Dice
 
 ANA = Member(1_300_000_000_000_000_001, "ana", global_name="Ana")
 BEN = Member(1_300_000_000_000_000_002, "ben", global_name="Ben")
@@ -82,6 +85,29 @@ def sqlite_store(tmp_path: Path) -> Iterator[Store]:
         s.close()
 
 
+class Dice:
+    """A seeded die (the service's own die is cryptographic, hence not repeatable)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self) -> int:
+        return self.rng.randint(1, 6)
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def game_id_of(message: Message) -> str:
     ids = {cid.split(":")[1] for cid in message.custom_ids() if cid.startswith("g:")}
     assert len(ids) == 1, f"buttons of one game expected: {message.custom_ids()}"
@@ -118,10 +144,8 @@ class Harness:
     def make(
         self, store: Store | None = None, *, seed: int = 1, clock: Any = None, **settings: Any
     ) -> DiscordAdapter:
-        svc = GameService(
-            store or self.store, dice=Dice(seed), render=True, clock=clock or time.time
-        )
-        adapter = DiscordAdapter(svc, self.settings(**settings))
+        svc = GameService(store or self.store, dice=Dice(seed), clock=clock or time.time)
+        adapter = DiscordAdapter(svc, self.settings(**settings), image_size=IMAGE_WIDTH)
         # discord.py waits this long for more GUILD_CREATEs before "ready" (2 s by default);
         # the fake sends its one guild at once
         adapter.client._connection.guild_ready_timeout = 0.1
@@ -140,6 +164,11 @@ class Harness:
         for adapter in reversed(self.adapters):
             await adapter.stop()
 
+    async def quiet(self) -> None:
+        """Wait until no adapter is handling an interaction any more."""
+        for adapter in self.adapters:
+            await asyncio.wait_for(adapter.quiet(), 15)
+
     def game(self, game_id: str) -> Game:
         game = self.svc.get(game_id)
         assert game is not None, f"game {game_id} is gone"
@@ -150,23 +179,35 @@ class Harness:
         assert got is not None
         return got.data
 
+    def table(self, game_id: str) -> Message:
+        """The game's table message, as the adapters' notes in the store name it."""
+        got = self.store.load(game_id)
+        assert got is not None and got.shown is not None, f"game {game_id} was never shown"
+        msg = Notes.from_bytes(got.shown.data).msg
+        assert msg is not None
+        return self.fake.messages[int(msg)]
+
+    def live(self, channel_id: int, game_id: str) -> list[Message]:
+        """The channel's messages that carry buttons of the game."""
+        return [
+            m
+            for m in self.fake.public_messages(channel_id)
+            if any(c.startswith(f"g:{game_id}:") for c in m.custom_ids())
+        ]
+
     def settled(self, channel_id: int, game_id: str) -> bool:
-        """Has the channel caught up with the stored game (buttons of its version, or the
-        standings once it is over)?"""
+        """Has the channel caught up with the stored game: exactly one message with its
+        buttons, of its version (or, once it is over, the standings and no buttons)?"""
         game = self.game(game_id)
+        live = self.live(channel_id, game_id)
         if game.status == OVER:
-            return any(
+            return not live and any(
                 (m.embed_image() or ("",))[0] == "standings.png"
                 for m in self.fake.public_messages(channel_id)
             )
         if game.status == ENDED:
-            return True
-        latest = self.fake.latest_with_buttons(channel_id)
-        return (
-            latest is not None
-            and game_id_of(latest) == game_id
-            and version_of(latest) == {game.version}
-        )
+            return not live
+        return len(live) == 1 and version_of(live[0]) == {game.version}
 
     async def settle(self, channel_id: int, game_id: str) -> None:
         await self.fake.wait_for(
@@ -182,11 +223,13 @@ class Harness:
         *,
         settle: str | None = None,
     ) -> tuple[Interaction, list[Message]]:
-        """Press a button; wait for the answer (and, with ``settle`` = a game id, for the
-        channel to show that game's new state).  Returns the new messages too."""
+        """Press a button; wait for the answer and for the bot to finish (and, with
+        ``settle`` = a game id, for the channel to show that game's new state).
+        Returns the new messages too."""
         before = {m.id for m in self.fake.all_messages()}
         inter = await self.fake.click(member, message, label, custom_id)
         await self.fake.answered(inter)
+        await self.quiet()
         if settle:
             await self.settle(message.channel_id, settle)
         return inter, [m for m in self.fake.all_messages() if m.id not in before]
@@ -198,6 +241,7 @@ class Harness:
         before = {m.id for m in self.fake.all_messages()}
         inter = await self.fake.slash(member, sub, channel_id=channel_id, **options)
         await self.fake.answered(inter)
+        await self.quiet()
         if settle:
             await self.settle(inter.channel_id, settle)
         await self.fake.wait_for(
@@ -234,10 +278,22 @@ class Harness:
             m for m in self.extra_members if m.id == int(seat.user.id)
         )
 
-    def check_clean(self) -> None:
+    def check_clean(
+        self,
+        *,
+        skip: set[int] | None = None,
+        refusals: Callable[[RestCall, dict[str, Any]], bool] | None = None,
+        logs: tuple[str, ...] = (),
+    ) -> None:
         """Every interaction answered exactly once within 3 s, Discord refused nothing,
-        and neither discord.py nor the bot logged an error."""
+        and neither discord.py nor the bot logged an error.
+
+        Unless the test made it so: ``skip`` are interactions not to look at,
+        ``refusals(call, body)`` tells a refusal the test caused, ``logs`` are parts of
+        error messages the test caused."""
         for inter in self.fake.interactions:
+            if skip and inter.id in skip:
+                continue
             assert len(inter.callbacks) == 1, (
                 f"interaction {inter.id} ({inter.payload.get('data')}) got "
                 f"{len(inter.callbacks)} initial responses: {inter.callbacks}"
@@ -245,13 +301,15 @@ class Harness:
             cb = inter.callbacks[0]
             assert cb.status == 200, f"Discord refused the response to {inter.id}: {cb}"
             assert cb.delay < 3.0, f"answered after {cb.delay:.2f} s"
-        assert not self.fake.errors, f"Discord refused requests: {self.fake.errors}"
+        refused = [(c, b) for c, b in self.fake.errors if refusals is None or not refusals(c, b)]
+        assert not refused, f"Discord refused requests: {refused}"
         errors = [
-            r
+            r.getMessage()
             for r in self.caplog.records
             if r.levelno >= logging.ERROR and r.name.split(".")[0] in ("discord", "bot")
         ]
-        assert not errors, [r.getMessage() for r in errors]
+        errors = [e for e in errors if not any(part in e for part in logs)]
+        assert not errors, errors
 
 
 @pytest.fixture
@@ -275,7 +333,7 @@ async def h_any(fake: FakeDiscord, store: Store, caplog: pytest.LogCaptureFixtur
 
 def check_board(msg: Message, game: Game, *, kind: str = "board.png") -> None:
     """A board message: the image attached and shown in an embed; the player on turn (if a
-    person) mentioned in the content and the only one who may be pinged."""
+    person) mentioned in the content, and nobody else may be pinged."""
     shown = msg.embed_image()
     assert shown is not None, f"no image in {msg.embeds}"
     name, data = shown
@@ -290,10 +348,15 @@ def check_board(msg: Message, game: Game, *, kind: str = "board.png") -> None:
     if seat is not None and seat.user is not None:
         uid = int(seat.user.id)
         assert msg.content == f"<@{uid}>"
-        assert user_ids(am) == {uid}
+        assert user_ids(am) <= {uid}
     else:
         assert msg.content == ""
         assert user_ids(am) == set()
+
+
+def tried(inter: Interaction, times: int = 1) -> Callable[[], bool]:
+    """Has the bot tried to answer ``inter`` (at least ``times`` times, refused or not)?"""
+    return lambda: len(inter.callbacks) >= times
 
 
 def one_line(text: str) -> bool:
@@ -308,9 +371,14 @@ async def play_with_buttons(
     *,
     max_presses: int = 3000,
     stop_after: int | None = None,
-    answer: int = 7,
+    slow: bool = False,
 ) -> dict[str, int]:
-    """The person on turn presses a button of the latest message until the game is over."""
+    """The person on turn presses a button of the table until the game is over.
+
+    The same person going on: the table is edited in place (the press answered by the
+    edit, type 7).  The turn passing on: a new table (the press deferred, type 6, and
+    answered by a followup) that pings the next person, and the old one loses its
+    buttons.  ``slow``: every press was deferred first (type 6)."""
     fake = h.fake
     stats = {"presses": 0, "in_place": 0, "new": 0, "computer_summaries": 0}
     while h.game(game_id).status == PLAYING:
@@ -322,12 +390,13 @@ async def play_with_buttons(
         assert member is not None, "a person must be on turn when the bot waits"
         msg = fake.latest_with_buttons(channel_id)
         assert msg is not None and version_of(msg) == {game.version}
+        assert h.live(channel_id, game_id) == [msg], "one message with working buttons"
+        assert h.table(game_id) is msg
         check_board(msg, game)
         button = rng.choice(msg.buttons())
         actions_before = len(game.actions)
         inter, new = await h.press(member, msg, custom_id=button["custom_id"], settle=game_id)
         stats["presses"] += 1
-        assert inter.callback.type == answer, inter.callback
         assert not [m for m in new if m.ephemeral], "a valid press is not refused"
         after = h.game(game_id)
         assert len(after.actions) > actions_before, "the press changed nothing"
@@ -335,16 +404,19 @@ async def play_with_buttons(
         if new:
             stats["new"] += 1
             (board,) = new
+            assert inter.callback.type == 6, inter.callback
             # the pressed message keeps its picture but loses its buttons
             assert fake.messages[msg.id].buttons() == []
+            assert fake.messages[msg.id].embed_image() is not None
             assert board.interaction_id == inter.id
             if after.status == OVER:
                 check_board(board, after, kind="standings.png")
                 assert "Game over" in board.description
             else:
                 check_board(board, after)
-            # the new message notifies the player on turn, and nobody else
-            assert board.pinged_users == user_ids(board.allowed_mentions)
+            # the new message notifies the player now on turn (unless that is the presser)
+            turn = h.on_turn(game_id)
+            assert board.pinged_users == ({turn.id} if turn not in (None, member) else set())
             lines = board.description.split("\n")
             if any(line.startswith("Computer (") for line in lines) and any(
                 member.display_name in line for line in lines
@@ -352,10 +424,12 @@ async def play_with_buttons(
                 stats["computer_summaries"] += 1
         else:
             stats["in_place"] += 1
+            assert inter.callback.type == (6 if slow else 7), inter.callback
             edited = fake.messages[msg.id]
             assert edited.edits >= 1
             check_board(edited, after)
             assert edited.content == f"<@{member.id}>", "the same player goes on"
+            assert edited.pinged_users <= {member.id}, "an edit notifies nobody new"
         # what the presser did is told (their roll, move or pass)
         told = (new[0] if new else fake.messages[msg.id]).description
         assert member.display_name in told, told
@@ -371,14 +445,16 @@ async def test_start_syncs_commands_and_keeps_old_buttons_working(
     h: Harness, fake: FakeDiscord, guild: bool
 ) -> None:
     # a lobby opened before this process started, its message already in the channel
-    svc = GameService(h.store, dice=Dice(1), render=True)
-    reply = svc.new_game(f"dc:{fake.channel_id}", User("discord", str(ANA.id), "Ana"))
+    svc = GameService(h.store, dice=Dice(1))
+    opened = svc.open(f"dc:{fake.channel_id}", User("discord", str(ANA.id), "Ana"))
+    assert opened.game is not None
+    game_id = opened.game.id
+    view = table_view(opened.game, opened.happened)
     old = fake.plant_message(
         fake.channel_id,
         description="Ana opened a game",
-        buttons=[[("Join", b.data) for b in row] for row in reply.buttons],
+        buttons=[[(say(b.label), b.data) for b in row] for row in view.buttons],
     )
-    assert reply.game_id is not None
 
     await h.start(guild_id=fake.guild_id if guild else None)
 
@@ -426,11 +502,13 @@ async def test_start_syncs_commands_and_keeps_old_buttons_working(
     assert conn.identify["intents"] & PRIVILEGED_INTENTS == 0
 
     # the button sent before the start works: Ben joins
-    inter, new = await h.press(BEN, old, "Join", settle=reply.game_id)
+    inter, new = await h.press(BEN, old, "Join", settle=game_id)
     assert inter.callback.type == 7 and new == []
     joined = fake.messages[old.id].description
     assert "Ben joined" in joined and "2/4" in joined, joined
-    assert [s.user.name for s in h.game(reply.game_id).seats if s.user] == ["Ana", "Ben"]
+    assert [s.user.name for s in h.game(game_id).seats if s.user] == ["Ana", "Ben"]
+    # the message shown before the start is the game's table from now on
+    assert h.table(game_id) is fake.messages[old.id]
     h.check_clean()
 
 
@@ -447,10 +525,14 @@ async def test_whole_game_with_buttons(h_any: Harness, fake: FakeDiscord) -> Non
     assert lobby.content == "" and lobby.allowed_mentions == {"parse": []}
 
     inter, new = await h.press(ANA, lobby, "Start", settle=game_id)
-    assert inter.callback.type == 7
+    # the lobby becomes a board: a new table message, and the lobby loses its buttons
+    assert inter.callback.type == 6
     game = h.game(game_id)
     assert game.status == PLAYING
-    assert "classic Ludo begins" in (new[0] if new else fake.messages[lobby.id]).description
+    (board,) = new
+    assert "classic Ludo begins" in board.description
+    assert board.interaction_id == inter.id and h.table(game_id) is board
+    assert fake.messages[lobby.id].buttons() == []
 
     stats = await play_with_buttons(h, game_id, fake.channel_id, random.Random(11))
 
@@ -475,15 +557,23 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
     game_id = game_id_of(lobby)
     game = h.game(game_id)
     assert (game.rules, game.options.get("pieces_to_win"), game.timer) == ("italian", 2, 0)
-    inter, (joined,) = await h.command(BEN, "join")
-    assert inter.callback.type == 4 and "Ben joined" in joined.description
+    # the lobby is edited in place; the command is answered privately with what it did
+    inter, (joined,) = await h.command(BEN, "join", settle=game_id)
+    assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+    assert joined.ephemeral and joined.visible_to == BEN.id and "Ben joined" in joined.content
+    assert "Ben joined" in fake.messages[lobby.id].description
+    assert h.table(game_id) is lobby
     for _ in range(2):
-        await h.press(ANA, joined, "Add computer", settle=game_id)
+        await h.press(ANA, lobby, "Add computer", settle=game_id)
+    # the lobby becomes a board: the command is answered by the new table itself
     inter, (started,) = await h.command(ANA, "start", settle=game_id)
+    assert inter.callback.type == 4 and not started.ephemeral
     assert "italian Ludo begins" in started.description
+    assert h.table(game_id) is started and lobby.buttons() == []
 
     checked_others = 0
     commands = 0
+    answers = {"private": 0, "table": 0}
     while h.game(game_id).status == PLAYING:
         assert commands < 1500, "the game does not end"
         game = h.game(game_id)
@@ -518,15 +608,26 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
         commands += 1
         assert inter.callback.type == 4, inter.callback
         (msg,) = new
-        assert not msg.ephemeral and msg.interaction_id == inter.id
         after = h.game(game_id)
-        check_board(msg, after, kind="standings.png" if after.status == OVER else "board.png")
-        assert member.display_name in msg.description
+        table = h.table(game_id)
+        if msg.ephemeral:
+            # the same player goes on: the table edited in place, the asker told privately
+            answers["private"] += 1
+            assert msg.visible_to == member.id and member.display_name in msg.content
+            assert table.id != msg.id and table.interaction_id != inter.id
+        else:
+            # the turn passed on: the answer is the new table
+            answers["table"] += 1
+            assert msg.interaction_id == inter.id and table is msg
+        check_board(table, after, kind="standings.png" if after.status == OVER else "board.png")
+        assert member.display_name in table.description
+        assert h.live(fake.channel_id, game_id) == ([table] if after.status == PLAYING else [])
 
     game = h.game(game_id)
     assert game.status == OVER
     assert engine.replay(game.record()) == game.state
     assert checked_others == 3
+    assert answers["private"] >= 1 and answers["table"] >= 1, answers
     h.check_clean()
 
 
@@ -555,13 +656,187 @@ async def test_restart_in_the_middle_keeps_buttons_working(
         member = h.on_turn(game_id)
         assert member is not None
         inter, _ = await h.press(member, msg, custom_id=msg.custom_ids()[0], settle=game_id)
-        assert inter.callback.type == 7
+        # answered by an edit in place (7), or deferred for a new table (6)
+        assert inter.callback.type in (6, 7)
         after = h.game(game_id)
         assert len(after.actions) > len(before.actions)
         assert after.version > before.version
         # and play goes on with the new process
         await play_with_buttons(h, game_id, fake.channel_id, random.Random(3), stop_after=4)
         h.check_clean()
+    finally:
+        await h.stop_all()
+
+
+# ----------------------------------------------------------------------
+# saved but not shown: crashes, late answers, two workers
+
+
+@pytest.mark.parametrize("how", ["process", "discord"])
+async def test_a_move_saved_but_not_shown_appears_on_the_next_press(
+    fake: FakeDiscord,
+    store: Store,
+    make_store: Any,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    how: str,
+) -> None:
+    """A press the service saved but nobody showed (``process``: the process died right
+    after the save and a new one took over; ``discord``: Discord refused every request for
+    a moment): the old buttons stay on screen, and pressing one of them brings the current
+    board with working buttons; the game goes on."""
+    h = Harness(fake, store, caplog)
+    try:
+        await h.start(seed=21)
+        game_id, lobby = await h.lobby(ANA, BEN)
+        await h.press(ANA, lobby, "Start", settle=game_id)
+        member = h.on_turn(game_id)
+        msg = fake.latest_with_buttons()
+        assert member is not None and msg is not None
+        before = h.game(game_id)
+        cid = msg.custom_ids()[0]
+        rules: list[Failure] = []
+        if how == "process":
+
+            async def crash(*args: Any, **kwargs: Any) -> None:
+                raise RuntimeError("the process died before showing the move")
+
+            monkeypatch.setattr(Reconciler, "reconcile", crash)
+        else:
+            for method, path in (
+                ("POST", r"/interactions/\d+/[^/]+/callback"),
+                ("POST", r"/webhooks/\d+/[^/]+"),
+                ("POST", r"/channels/\d+/messages"),
+                ("PATCH", r"/channels/\d+/messages/\d+"),
+            ):
+                # not 5xx: discord.py retries those for seconds
+                rules.append(
+                    fake.fail(
+                        method,
+                        path,
+                        status=403,
+                        code=50013,
+                        message="Missing Permissions",
+                        times=99,
+                    )
+                )
+        inter = await fake.click(member, msg, custom_id=cid)
+        await fake.wait_for(
+            lambda: inter.callbacks or any(r.hits for r in rules), 5, "the bot to take the press"
+        )
+        await h.quiet()
+        after = h.game(game_id)
+        assert after.rev == before.rev + 1 and len(after.actions) > len(before.actions)
+        # saved, but the channel still offers the buttons of before
+        assert h.live(fake.channel_id, game_id) == [msg] and version_of(msg) == {before.version}
+
+        if how == "process":
+            monkeypatch.undo()
+            await h.adapters[0].stop()
+            await h.start(make_store(), seed=22)
+        else:
+            fake.failures.clear()
+        presser = h.on_turn(game_id)
+        assert presser is not None
+        inter2, new = await h.press(presser, msg, custom_id=cid, settle=game_id)
+        # the press is outdated (told privately), and the channel catches up
+        assert inter2.callback.type == 4 and inter2.callback.data["flags"] & EPHEMERAL
+        (told,) = [m for m in new if m.ephemeral]
+        assert told.ephemeral and "This button is outdated" in told.content
+        table = h.table(game_id)
+        assert h.live(fake.channel_id, game_id) == [table]
+        assert version_of(table) == {after.version}
+        check_board(table, after)
+        if table is not msg:
+            assert msg.buttons() == []
+
+        await play_with_buttons(h, game_id, fake.channel_id, random.Random(21), stop_after=4)
+        assert h.game(game_id).rev > after.rev
+        h.check_clean(
+            skip={inter.id},
+            refusals=lambda call, body: any(call in r.hits for r in rules),
+            logs=("could not show game",),
+        )
+    finally:
+        await h.stop_all()
+
+
+async def test_a_press_answered_too_late_is_still_shown(h: Harness, fake: FakeDiscord) -> None:
+    """A press that reached the bot after Discord's three seconds: every answer through the
+    interaction is refused (10062 Unknown interaction), yet the move is shown in the
+    channel, in place or as a new table."""
+    await h.start(seed=23)
+    game_id, lobby = await h.lobby(ANA, BEN)
+    await h.press(ANA, lobby, "Start", settle=game_id)
+    late: set[int] = set()
+    shown = {"in_place": 0, "new": 0}
+    rng = random.Random(23)
+    while not (shown["in_place"] and shown["new"]):
+        assert len(late) < 60, shown
+        member = h.on_turn(game_id)
+        msg = fake.latest_with_buttons()
+        assert member is not None and msg is not None
+        before = h.game(game_id)
+        inter = await fake.click(member, msg, custom_id=rng.choice(msg.custom_ids()), age=5.0)
+        late.add(inter.id)
+        await fake.wait_for(tried(inter), 5, "the bot to answer the press")
+        await h.quiet()
+        await h.settle(fake.channel_id, game_id)
+        assert inter.answered == [] and {c.status for c in inter.callbacks} == {404}
+        after = h.game(game_id)
+        assert len(after.actions) > len(before.actions)
+        table = h.table(game_id)
+        check_board(table, after)
+        assert member.display_name in table.description
+        if table is msg:
+            shown["in_place"] += 1
+        else:
+            shown["new"] += 1
+            assert table.interaction_id is None, "posted through the channel"
+            assert msg.buttons() == []
+            turn = h.on_turn(game_id)
+            assert table.pinged_users == ({turn.id} if turn not in (None, member) else set())
+    assert shown["in_place"] >= 1 and shown["new"] >= 1, shown
+    h.check_clean(skip=late, refusals=lambda call, body: body.get("code") in (10062, 10015))
+
+
+async def test_the_same_press_reaching_two_workers_is_applied_and_shown_once(
+    fake: FakeDiscord, store: Store, make_store: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two workers on one store both receive the same press (one interaction): it is
+    applied once, Discord takes one answer, and the channel ends with exactly one message
+    with working buttons, showing the game as saved."""
+    h = Harness(fake, store, caplog)
+    try:
+        await h.start(seed=24)
+        game_id, lobby = await h.lobby(ANA, BEN)
+        await h.press(ANA, lobby, "Start", settle=game_id)
+        await h.start(make_store(), seed=25)
+        assert sum(c.ready and not c.closed for c in fake.connections) == 2
+        both: set[int] = set()
+        rng = random.Random(24)
+        for _ in range(8):
+            member = h.on_turn(game_id)
+            msg = fake.latest_with_buttons()
+            assert member is not None and msg is not None
+            before = h.game(game_id)
+            inter = await fake.click(
+                member, msg, custom_id=rng.choice(msg.custom_ids()), everywhere=True
+            )
+            both.add(inter.id)
+            # each worker tries to answer (so both are at work)
+            await fake.wait_for(tried(inter, 2), 5, "both workers")
+            await h.quiet()
+            await h.settle(fake.channel_id, game_id)
+            after = h.game(game_id)
+            assert after.rev == before.rev + 1, "applied once"
+            assert len(inter.answered) == 1
+            assert {c.status for c in inter.callbacks} <= {200, 400}
+            table = h.table(game_id)
+            assert h.live(fake.channel_id, game_id) == [table]
+            assert version_of(table) == {after.version}
+            check_board(table, after)
+        h.check_clean(skip=both, refusals=lambda call, body: body.get("code") in (40060, 10008))
     finally:
         await h.stop_all()
 
@@ -582,22 +857,21 @@ async def test_refused_clicks_are_ephemeral_and_change_nothing(
     assert member is not None
     other = BEN if member is ANA else ANA
 
-    # /ludo board posts the board with buttons too; once the player acts they are outdated
+    # /ludo board posts the table anew, with the buttons of the turn; the old one loses them
     main = fake.latest_with_buttons()
     assert main is not None
-    inter, (board,) = await h.command(member, "board")
+    inter, (board,) = await h.command(member, "board", settle=game_id)
+    assert inter.callback.type == 4 and board.interaction_id == inter.id
     assert board.buttons() and version_of(board) == {h.game(game_id).version}
-    await h.press(member, main, custom_id=main.custom_ids()[0])
-    await fake.wait_for(
-        lambda: any(
-            version_of(m) == {h.game(game_id).version}
-            for m in fake.public_messages()
-            if m.id != board.id and m.buttons()
-        ),
-        5,
-        "the game to move on",
-    )
-    assert version_of(fake.messages[board.id]) != {h.game(game_id).version}
+    assert main.buttons() == [] and h.table(game_id) is board
+    check_board(board, h.game(game_id))
+    # once the player acts, the buttons of this version are outdated
+    outdated = board.custom_ids()
+    await h.press(member, board, custom_id=outdated[0], settle=game_id)
+    current = fake.latest_with_buttons()
+    assert current is not None and version_of(current) == {h.game(game_id).version}
+    # a message still carrying them (its buttons were never taken off: a crash, a lost edit)
+    stale = fake.plant_message(fake.channel_id, buttons=[[("Roll", outdated[0])]])
 
     forged = fake.plant_message(
         fake.channel_id, buttons=[[("Roll", f"g:{thread_game}:1:j"), ("Roll", "g:0badcafe:3:r")]]
@@ -605,18 +879,12 @@ async def test_refused_clicks_are_ephemeral_and_change_nothing(
     alien = fake.plant_message(fake.channel_id, buttons=[[("Poll", "poll:yes")]])
     latest = fake.latest_with_buttons()
     assert latest is not None and latest.id == alien.id
-    current = [
-        m
-        for m in fake.public_messages()
-        if any(c.startswith(f"g:{game_id}:") for c in m.custom_ids())
-        and version_of(m) == {h.game(game_id).version}
-    ][-1]
     on_turn = h.on_turn(game_id)
     assert on_turn is not None
     not_on_turn = BEN if on_turn is ANA else ANA
 
     cases = [
-        ("outdated", on_turn, board, board.custom_ids()[0], "This button is outdated"),
+        ("outdated", on_turn, stale, outdated[0], "This button is outdated"),
         ("not seated", CID, current, current.custom_ids()[0], "You are not playing"),
         ("not on turn", not_on_turn, current, current.custom_ids()[0], "It is not your turn"),
         ("other game", on_turn, forged, forged.custom_ids()[0], "does not belong"),
@@ -639,8 +907,9 @@ async def test_refused_clicks_are_ephemeral_and_change_nothing(
         assert h.stored(game_id) == stored, what
         assert h.stored(thread_game) == stored_thread, what
         if what == "outdated":
-            # the current board comes with it (privately)
-            assert answer.embed_image() is not None
+            # the outdated buttons go; the table keeps the working ones
+            assert stale.buttons() == []
+        assert h.live(fake.channel_id, game_id) == [current], what
     assert other in (ANA, BEN)
     h.check_clean()
 
@@ -661,14 +930,18 @@ async def test_double_click_applies_once(h: Harness, fake: FakeDiscord) -> None:
     )
     await fake.answered(first)
     await fake.answered(second)
+    await h.quiet()
     await h.settle(fake.channel_id, game_id)
+    # one is refused privately; the other answered by the table edited in place (7), or
+    # deferred (6: a new table follows, or the table was shown already by the other)
     kinds = sorted(i.callback.type for i in (first, second))
-    assert kinds == [4, 7], kinds
+    assert kinds in ([4, 6], [4, 7]), kinds
     refused = next(i for i in (first, second) if i.callback.type == 4)
     assert refused.callback.data["flags"] & EPHEMERAL
     assert "outdated" in refused.callback.data["content"]
     after = h.game(game_id)
-    assert after.version == before.version + 1 or len(after.actions) == len(before.actions) + 1
+    assert after.rev == before.rev + 1, "applied once"
+    assert len(after.actions) > len(before.actions)
     h.check_clean()
 
 
@@ -727,7 +1000,9 @@ async def play_with_mention_names(h: Harness, fake: FakeDiscord) -> str:
             _inter, (refusal,) = await h.press(other, msg, custom_id=msg.custom_ids()[0])
             assert refusal.ephemeral and "It is not your turn" in refusal.content
         if k == 5:
-            await h.command(member, "board")
+            await h.command(member, "board", settle=game_id)
+            msg = fake.latest_with_buttons()
+            assert msg is not None
         await h.press(member, msg, custom_id=rng.choice(msg.custom_ids()), settle=game_id)
     return game_id
 
@@ -792,6 +1067,7 @@ async def test_end_needs_creator_or_manage_messages(h: Harness, fake: FakeDiscor
     assert h.stored(game_id) == stored
 
     # Mo is not in the game but may manage messages (permission bit 1 << 13)
+    board_buttons = board.custom_ids()
     inter, (ended,) = await h.command(MOD, "end")
     assert inter.callback.type == 4 and not ended.ephemeral
     assert "Mo ended the game." in ended.description
@@ -799,15 +1075,19 @@ async def test_end_needs_creator_or_manage_messages(h: Harness, fake: FakeDiscor
     assert h.game(game_id).status == ENDED
     assert h.store.channel_game(f"dc:{fake.channel_id}") is None
 
-    # the old board's buttons are dead now
-    member = BEN
-    inter, (dead,) = await h.press(member, board, custom_id=board.custom_ids()[0])
+    # the old board's buttons are gone; one left on a message (a lost edit) is dead
+    assert board.buttons() == [] and h.live(fake.channel_id, game_id) == []
+    left = fake.plant_message(fake.channel_id, buttons=[[("Roll", board_buttons[0])]])
+    inter, (dead,) = await h.press(BEN, left, custom_id=board_buttons[0])
     assert dead.ephemeral and "This game is over" in dead.content
+    assert left.buttons() == []
 
-    # and the channel is free: a new lobby, which its creator can end
-    _game2, _ = await h.lobby(BEN)
+    # and the channel is free: a new lobby, which its creator can end (the lobby says so
+    # in place, the creator is told privately)
+    _game2, lobby2 = await h.lobby(BEN)
     inter, (ended2,) = await h.command(BEN, "end")
-    assert not ended2.ephemeral and "Ben ended the game." in ended2.description
+    assert ended2.ephemeral and "Ben ended the game." in ended2.content
+    assert "Ben ended the game." in lobby2.description and lobby2.buttons() == []
     assert h.store.channel_game(f"dc:{fake.channel_id}") is None
     h.check_clean()
 
@@ -834,9 +1114,14 @@ async def test_buttons_of_an_ended_lobby_say_the_game_is_over(
 ) -> None:
     await h.start()
     _game_id, lobby = await h.lobby(ANA)
-    inter, (ended,) = await h.command(ANA, "end")
-    assert inter.callback.type == 4 and "Ana ended the game." in ended.description
-    _inter, (answer,) = await h.press(BEN, lobby, "Join")
+    join = lobby.button("Join")["custom_id"]
+    inter, (told,) = await h.command(ANA, "end")
+    assert inter.callback.type == 4 and told.ephemeral and "Ana ended the game." in told.content
+    # the lobby says so, without buttons
+    assert "Ana ended the game." in lobby.description and lobby.buttons() == []
+    # a Join left on some message (an edit that never arrived) says the game is over
+    left = fake.plant_message(fake.channel_id, buttons=[[("Join", join)]])
+    _inter, (answer,) = await h.press(BEN, left, "Join")
     assert answer.ephemeral and answer.visible_to == BEN.id
     assert "This game is over" in answer.content, answer.content
     h.check_clean()
@@ -895,7 +1180,7 @@ async def test_slow_service_defers_and_answers_later(
     )
     inter, _ = await h.press(ANA, lobby, "Start", settle=game_id)
     assert inter.callback.type == 6
-    await play_with_buttons(h, game_id, fake.channel_id, random.Random(12), stop_after=3, answer=6)
+    await play_with_buttons(h, game_id, fake.channel_id, random.Random(12), stop_after=3, slow=True)
 
     # a refused command must stay private even when it was deferred
     inter, new = await h.command(BEN, "join")
@@ -946,12 +1231,16 @@ async def test_timer_replies_are_posted_in_the_channel(h: Harness, fake: FakeDis
             assert who is not None
             assert f"{who.display_name} ran out of time" in msg.description
             await h.settle(channel_id, game_id)
-            check_board(fake.public_messages(channel_id)[-1], h.game(game_id))
+            await h.quiet()
+            assert h.table(game_id) is msg
+            check_board(msg, h.game(game_id))
+            # the next player is notified
+            turn = h.on_turn(game_id)
+            assert turn is not None and turn is not who and msg.pinged_users == {turn.id}
     finally:
         stop.set()
         await timers
-    # the thread the bot had not seen was looked up first
-    assert fake.calls_to("GET", rf"/channels/{fake.late_thread_id}")
+    # also in the thread the bot had not seen (no lookup needed: posted by its id)
     assert fake.calls_to("POST", rf"/channels/{fake.late_thread_id}/messages")
     h.check_clean()
 
@@ -1016,7 +1305,7 @@ async def test_failed_start_closes_the_client(h: Harness, fake: FakeDiscord) -> 
 
 async def test_run_with_wrong_token_exits_with_one_line(fake: FakeDiscord, tmp_path: Path) -> None:
     script = Path(sys.executable).with_name("ludo-bot")
-    cmd = [str(script), "run"] if script.exists() else [sys.executable, "-m", "bot.cli", "run"]
+    cmd = [str(script), "run"] if script.exists() else [sys.executable, "-m", "bot.app.cli", "run"]
     env = {
         k: v
         for k, v in os.environ.items()

@@ -7,10 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from bot.messages import MESSAGES, say, say_all
-from bot.replies import Text
+from bot.present.messages import MESSAGES, say, say_all
+from bot.present.text import Text
 
-SOURCE = (Path(__file__).resolve().parent.parent / "bot" / "service.py").read_text()
+BOT = Path(__file__).resolve().parent.parent / "bot"
+#: the code that says things: the hosting domain, the service, the presenter
+SOURCE = (
+    "\n".join(
+        p.read_text()
+        for folder in ("hosting", "present")
+        for p in sorted((BOT / folder).glob("*.py"))
+        if p.name != "messages.py"
+    )
+    + (BOT / "service.py").read_text()
+)
 
 
 def used_keys() -> set[str]:

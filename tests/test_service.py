@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 import engine
-from bot.model import SCHEMA, Game
-from bot.replies import MAX_BUTTON_DATA, Reply
-from bot.service import MAX_TIMEOUTS
+from bot.hosting import MAX_TIMEOUTS, SCHEMA, Game
+from bot.present import MAX_BUTTON_DATA
 from bot.store import Store
 from tests.service_helpers import (
     ANA,
@@ -20,6 +19,7 @@ from tests.service_helpers import (
     CID,
     DEE,
     Clock,
+    Reply,
     current,
     person_on_turn,
     play_out,
@@ -631,8 +631,8 @@ class _CrashOnSave:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def save(self, game_id: str, data: bytes, rev: int) -> bool:
-        done = self.inner.save(game_id, data, rev)
+    def save(self, game_id: str, data: bytes, rev: int, **kw: Any) -> bool:
+        done = self.inner.save(game_id, data, rev, **kw)
         if self.crash:
             self.crash = False
             raise SystemExit("worker killed right after its save")
@@ -640,8 +640,8 @@ class _CrashOnSave:
 
 
 def test_a_worker_killed_right_after_saving_loses_no_deadline(store: Store) -> None:
-    # the deadline is scheduled before the save: a worker that dies between
-    # the two cannot leave a timed turn without its timer
+    # the deadline is set in the same atomic step as the save: a worker that
+    # dies right after it cannot leave a timed turn without its timer
     clock = Clock()
     proxy = _CrashOnSave(store)
     svc, reply = lobby(proxy, seats=2, timer=45, clock=clock)  # type: ignore[arg-type]

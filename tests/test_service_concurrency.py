@@ -7,10 +7,9 @@ import multiprocessing as mp
 from typing import Any
 
 import engine
-from bot.model import Game
-from bot.service import GameService
+from bot.hosting import Game
 from bot.store import RedisStore, SqliteStore, Store
-from tests.service_helpers import ANA, BEN, CID, DEE, Dice, person_on_turn
+from tests.service_helpers import ANA, BEN, CID, DEE, person_on_turn, service
 
 ROUNDS = 250
 
@@ -26,7 +25,7 @@ def _presser(
 ) -> None:
     """One worker: each round, read the game, agree on the button, press it together."""
     store = _open(kind, target, prefix)
-    svc = GameService(store, dice=Dice(seed), render=False)
+    svc = service(store, seed=seed)
     for k in range(ROUNDS):
         barrier.wait()
         game = svc.game_in(channel)
@@ -45,7 +44,7 @@ def _presser(
 
 def test_simultaneous_presses_apply_exactly_once(make_store: Any) -> None:
     store = make_store()
-    svc = GameService(store, dice=Dice(7), render=False)
+    svc = service(store, seed=7)
     channel = "race"
     svc.new_game(channel, ANA, "classic", timer=0)
     for user in (BEN, CID, DEE):

@@ -25,14 +25,17 @@ from typing import Any
 
 import aiohttp
 import pytest
+from telegram import Update
 
 import engine
-from bot.config import load_settings
-from bot.model import OVER, PLAYING, Game
-from bot.runner import build_adapters, run_timers
+from bot.adapters.reconcile import Notes
+from bot.adapters.telegram import COMMANDS, AdapterError, TelegramAdapter, WebhookSettings
+from bot.app.config import load_settings
+from bot.app.runner import build_adapters, run_timers
+from bot.hosting import OVER, PLAYING, Game, User
+from bot.present import parse_press
 from bot.service import GameService
 from bot.store import SqliteStore, Store
-from bot.telegram_adapter import COMMANDS, AdapterError, TelegramAdapter, WebhookSettings
 from renderer import render_standings
 from tests.fake_telegram import Call, FakeMessage, FakeTelegram, free_port, make_user, png_size
 from tests.service_helpers import Dice
@@ -48,6 +51,13 @@ DEE = make_user(104, "Dee")
 PHOTO_CALLS = ("sendPhoto", "editMessageMedia")
 SENDING = ("sendMessage", "sendPhoto", "editMessageText", "editMessageMedia", "editMessageCaption")
 MENTION = re.compile(r'<a href="tg://user\?id=(\d+)">')
+
+
+def shown_message(bot: Any, game_id: str) -> int | None:
+    """The id of the table message the store notes for the game."""
+    stored = bot.store.load(game_id)
+    notes = Notes.from_bytes(stored.shown.data if stored and stored.shown else None)
+    return int(notes.msg) if notes.msg else None
 
 
 def full_name(user: dict[str, Any]) -> str:
@@ -128,9 +138,8 @@ class Bot:
     ) -> None:
         self.fake = fake
         self.store = store
-        self.service = GameService(
-            store, dice=Dice(seed), clock=clock, render=True, image_size=IMAGE_SIZE
-        )
+        self.service = GameService(store, dice=Dice(seed), clock=clock)
+        adapter.setdefault("image_size", IMAGE_SIZE)
         adapter.setdefault("group_rate", 0)
         adapter.setdefault("overall_rate", 0)
         self.adapter = TelegramAdapter(self.service, fake.token, api_url=fake.url, **adapter)
@@ -648,7 +657,7 @@ async def test_a_429_is_waited_out_and_nothing_is_lost(
         assert photos[1].photo == photos[0].photo
         board = fake.message(group["id"], photos[1].message_id)
         assert board.photo is not None and board.keyboard
-        assert bot.game(game_id).meta.get("tg_board") == board.message_id
+        assert shown_message(bot, game_id) == board.message_id
 
         # getUpdates answered 429: the update queued meanwhile still arrives
         fake.fail_next("getUpdates")  # the long poll waiting now is answered 429
@@ -854,7 +863,7 @@ async def test_webhook_mode_checks_the_secret_on_every_request(
             "TELEGRAM_WEBHOOK_SECRET": "s3cret",
         }
     )
-    [built] = build_adapters(settings, GameService(db, render=False))
+    [built] = build_adapters(settings, GameService(db))
     assert isinstance(built, TelegramAdapter) and built.webhook == hook
 
     chats = [fake.group(f"Hook {k}") for k in range(4)]
@@ -895,7 +904,7 @@ async def test_webhook_mode_checks_the_secret_on_every_request(
 
 
 async def test_a_wrong_token_is_one_clear_error(fake: FakeTelegram, db: Store, clock: Any) -> None:
-    service = GameService(db, dice=Dice(1), clock=clock, render=False)
+    service = GameService(db, dice=Dice(1), clock=clock)
     adapter = TelegramAdapter(service, "999999:wrong-token", api_url=fake.url)
     with pytest.raises(AdapterError) as refused:
         await adapter.start()
@@ -944,3 +953,125 @@ async def test_ludo_bot_run_with_a_wrong_or_missing_token_exits_with_one_line(
         assert token not in stderr, "the error line prints the bot token"
     else:
         assert not fake.calls
+
+
+# --------------------------------------------------------------------------
+# the chat is brought to the newest table, whatever happened on the way
+
+
+def table_buttons(bot: Bot, chat_id: int) -> list[FakeMessage]:
+    """The bot's messages in the chat that still have working buttons."""
+    return [m for m in bot.fake.chat_messages(chat_id) if m.buttons]
+
+
+async def test_a_move_saved_but_never_shown_is_shown_by_the_next_press(
+    fake: FakeTelegram, store: Store, clock: Any
+) -> None:
+    group = fake.group("Crash")
+    people = {ANA["id"]: ANA, BEN["id"]: BEN}
+    async with running(fake, store, clock, seed=5) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN])
+        await start(bot, lobby, ANA)
+        old = fake.latest(group["id"], buttons=True, photo=True)
+        before = bot.game(game_id)
+        # a worker saves the press and is killed before it shows anything
+        user_id = on_turn(bot, game_id)
+        assert user_id is not None
+        who = User("telegram", user_id, "x")
+        press = parse_press(old.buttons[0]["callback_data"])
+        assert press is not None
+        saved = bot.service.press(
+            f"tg:{group['id']}", who, press.game_id, press.version, press.intent
+        )
+        assert not saved.refused and bot.game(game_id).version > before.version
+        # the chat still shows the old board; its button is pressed again
+        click = await bot.click(old, people[int(user_id)], label=old.buttons[0]["text"])
+        assert click.toast is not None and "outdated" in click.toast
+        assert len(click.photos) == 1, "the current board is shown"
+        after = bot.game(game_id)
+        assert after.version == bot.game(game_id).version  # the press changed nothing
+        assert len(after.actions) == len(saved.game.actions)  # type: ignore[union-attr]
+        live = table_buttons(bot, group["id"])
+        assert len(live) == 1 and shown_message(bot, game_id) == live[0].message_id
+        assert all(f":{after.version}:" in b["callback_data"] for b in live[0].buttons)
+        # and the game goes on from that board
+        more = await play(bot, group["id"], game_id, people, presses=6, rng=random.Random(3))
+        assert more and len(bot.game(game_id).actions) > len(after.actions)
+
+
+async def test_a_press_answered_too_late_still_shows_its_result(
+    fake: FakeTelegram, store: Store, clock: Any
+) -> None:
+    group = fake.group("Late")
+    async with running(fake, store, clock, seed=6) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN])
+        await start(bot, lobby, ANA)
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        version = bot.game(game_id).version
+        user_id = on_turn(bot, game_id)
+        person = ANA if user_id == str(ANA["id"]) else BEN
+        # the bot was slow: Telegram no longer takes an answer to this query
+        fake.refuse_next(
+            "answerCallbackQuery",
+            400,
+            "Bad Request: query is too old and response timeout expired or query ID is invalid",
+        )
+        mark = fake.mark()
+        fake.press(board, person, label="Roll")
+        await bot.settle()
+        calls = fake.calls[mark:]
+        assert [c.status for c in calls if c.method == "answerCallbackQuery"] == [400]
+        assert bot.game(game_id).version > version, "the roll was applied"
+        shown = [c for c in calls if c.method in PHOTO_CALLS and c.ok]
+        assert len(shown) == 1, "and its result is shown all the same"
+        live = table_buttons(bot, group["id"])
+        assert len(live) == 1 and shown_message(bot, game_id) == live[0].message_id
+
+
+async def test_the_same_press_delivered_to_two_workers_is_applied_once_and_shown(
+    fake: FakeTelegram, store: Store, make_store: Any, clock: Any
+) -> None:
+    group = fake.group("Twice")
+    async with running(fake, store, clock, seed=8) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN])
+        await start(bot, lobby, ANA)
+        # a second worker on the same store, receiving updates the way webhooks do
+        second = Bot(fake, make_store(), clock, seed=9)
+        await second.adapter.app.initialize()
+        try:
+            for _round in range(6):
+                game = bot.game(game_id)
+                if game.status != PLAYING:
+                    break
+                board = fake.latest(group["id"], buttons=True, photo=True)
+                user_id = on_turn(bot, game_id)
+                person = ANA if user_id == str(ANA["id"]) else BEN
+                label = board.buttons[0]["text"]
+                mark = fake.mark()
+                query_id = fake.press(board, person, label=label)
+                update = Update.de_json(
+                    {"update_id": 1, "callback_query": fake.queries[query_id]},
+                    second.adapter.app.bot,
+                )
+                # the same update reaches both workers at once
+                await asyncio.gather(bot.settle(), second.adapter.app.process_update(update))
+                after = bot.game(game_id)
+                assert after.version == game.version + 1 or after.status != PLAYING, "applied once"
+                assert len(after.actions) > len(game.actions)
+                calls = fake.calls[mark:]
+                assert [c.ok for c in calls if c.method == "answerCallbackQuery"].count(True) == 1
+                live = table_buttons(bot, group["id"])
+                assert len(live) <= 1
+                if after.status == PLAYING:
+                    assert (
+                        len(live) == 1
+                        and f":{after.version}:" in live[0].buttons[0]["callback_data"]
+                    ), "the applied press is shown, with working buttons"
+        finally:
+            await second.adapter.app.shutdown()

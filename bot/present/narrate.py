@@ -1,6 +1,6 @@
-"""What happened, for people: engine events as message keys, places in words.
+"""What happened, for people: engine events and hosting notes as message keys.
 
-Used by the game service (chat replies) and by the terminal game alike.
+Used by the table view (chat captions) and by the terminal game alike.
 Pieces are numbered from 1 for people, as on the board image; the engine and
 the record count from 0.
 """
@@ -12,7 +12,8 @@ from typing import Any
 
 from engine import HOME, Event, Move
 
-from .replies import Text
+from ..hosting import Fact, Game, Note
+from .text import Text
 
 
 def where(p: int, *, short: bool = False) -> str:
@@ -106,4 +107,68 @@ def event_texts(events: Sequence[Event], who_is: Callable[[str], str]) -> list[T
                     {"winners": " & ".join(who_is(w) for w in winners if w)},
                 )
             )
+    return out
+
+
+def name_of(game: Game, colour: str) -> str:
+    """The name of the player of ``colour`` as the chat shows it."""
+    seat = game.seat_for(colour)
+    if seat is None or seat.user is None:
+        return f"Computer ({colour})"
+    return seat.user.name
+
+
+def seating(game: Game) -> str:
+    """``Ana (red), Computer (yellow)``: who plays which colour."""
+    return ", ".join(
+        f"{name_of(game, s.colour)} ({s.colour})" if s.user else f"Computer ({s.colour})"
+        for s in game.seats
+        if s.colour
+    )
+
+
+def narrate(game: Game, facts: Sequence[Fact]) -> list[Text]:
+    """What happened, as lines: the engine's events and hosting's notes, in order."""
+    out: list[Text] = []
+    events: list[Event] = []
+
+    def flush() -> None:
+        out.extend(event_texts(events, lambda c: name_of(game, c)))
+        events.clear()
+
+    for fact in facts:
+        if isinstance(fact, Note):
+            flush()
+            out.append(_note_text(game, fact))
+        else:
+            events.append(fact)
+    flush()
+    return _one_line_per_roll(out)
+
+
+def _note_text(game: Game, note: Note) -> Text:
+    params = dict(note.params)
+    if note.key == "lobby.opened":
+        params = {"host": game.creator.name, "rules": game.rules}
+    elif note.key == "game.started":
+        params = {"rules": game.rules, "players": seating(game)}
+    elif note.key == "game.start_rolls":
+        params["rolls"] = ", ".join(f"{name_of(game, c)} {d}" for c, d in params["rolls"])
+    return Text(note.key, params)
+
+
+def _one_line_per_roll(lines: list[Text]) -> list[Text]:
+    """ "rolled 4" then "moved piece 2 from 10 to 14": one line, not two."""
+    out: list[Text] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.key == "ev.roll"
+            and line.key in ("ev.move", "ev.enter", "ev.home")
+            and prev.params.get("colour") == line.params.get("colour")
+        ):
+            out[-1] = Text(line.key, line.params | {"die": prev.params["die"]})
+        else:
+            out.append(line)
     return out

@@ -22,18 +22,17 @@ from engine import (
     apply,
     legal_moves,
     load_record,
+    move_for,
     new_game,
     replay,
+    start_of,
 )
-from engine.record import start_of
-from renderer import render_board, render_standings
-from renderer.board import DEFAULT_SIZE
-from renderer.theme import THEMES
+from renderer import DEFAULT_SIZE, THEMES, render_board, render_standings
 
-from .ai import HeuristicPlayer
-from .messages import say
-from .narrate import describe_move, event_texts, where
-from .players import Policy, RandomPlayer
+from ..players import HeuristicPlayer, Policy, RandomPlayer
+from ..players.loop import Action, Step, play_on
+from ..present import say
+from ..present.narrate import describe_move, event_texts, where
 from .simulate import simulate
 
 
@@ -121,32 +120,37 @@ def cmd_play(
     if images is not None:
         print(f"board images: {images}/ (one per move)", file=out)
     shots = 0
-    while not state.is_over:
-        last = None
-        if state.phase == "roll":
-            state, events = apply(state, {"roll": rng.randint(1, 6)})
-        else:
-            moves = legal_moves(state)
-            if state.turn in humans and len(moves) > 1:
-                if images is not None:
-                    (images / "now.png").write_bytes(render_board(state, size=args.size))
-                piece = _ask(state, moves, stdin, out)
-                if piece is None:
-                    print("bye", file=out)
-                    return 0
-            else:
-                piece = (moves[0] if len(moves) == 1 else computer.choose(state, moves)).piece
-            last = next((m for m in moves if m.piece == piece), None)
-            if last is None:  # another piece from the base: the same move
-                last = next(m for m in moves if m.enter)._replace(piece=piece)
-            rolled = (state.turn, state.die) if state.phase == "move" else None
-            state, events = apply(state, {"move": piece})
+    quit_ = False
+
+    def decide(s: GameState) -> Action | None:
+        nonlocal quit_
+        if s.phase == "roll":
+            return {"roll": rng.randint(1, 6)}
+        moves = legal_moves(s)
+        if s.turn in humans and len(moves) > 1:
             if images is not None:
-                shots += 1
-                png = render_board(state, last_move=last, rolled=rolled, size=args.size)
-                (images / f"{shots:04d}.png").write_bytes(png)
-        for text in event_texts(events, str):
+                (images / "now.png").write_bytes(render_board(s, size=args.size))
+            piece = _ask(s, moves, stdin, out)
+            if piece is None:
+                quit_ = True
+                return None
+            return {"move": piece}
+        return {"move": (moves[0] if len(moves) == 1 else computer.choose(s, moves)).piece}
+
+    def shown(step: Step) -> None:
+        nonlocal shots
+        if images is not None and step.move is not None:
+            shots += 1
+            rolled = (step.colour, step.die) if step.phase == "move" else None
+            png = render_board(state, last_move=step.move, rolled=rolled, size=args.size)
+            (images / f"{shots:04d}.png").write_bytes(png)
+        for text in event_texts(step.events, str):
             print(say(text), file=out)
+
+    play_on(state, decide, shown)
+    if quit_:
+        print("bye", file=out)
+        return 0
     print("Final ranking:", file=out)
     scores = state.scores
     for k, colour in enumerate(state.ranking or [], 1):
@@ -217,10 +221,7 @@ def replay_to_end(text: str) -> tuple[GameState, Move | None, tuple[str, int] | 
     for k, action in enumerate(record.get("actions", [])):
         try:
             if isinstance(action, dict) and "move" in action and len(action) == 1:
-                moves = legal_moves(state)
-                last = next((m for m in moves if m.piece == action["move"]), None)
-                if last is None and any(m.enter for m in moves):
-                    last = next(m for m in moves if m.enter)._replace(piece=action["move"])
+                last = move_for(state, action["move"])
             turn = state.turn
             state, _ = apply(state, action)
             if "roll" in action:
@@ -258,11 +259,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
+    from ..adapters.discord import AdapterError as DiscordError
+    from ..adapters.telegram import AdapterError
+    from ..store import StoreError, open_store
     from .config import ConfigError, load_settings
-    from .discord_adapter import AdapterError as DiscordError
     from .runner import NoPlatform, serve
-    from .store import StoreError, open_store
-    from .telegram_adapter import AdapterError
 
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -9,10 +9,9 @@ import signal
 from collections.abc import Sequence
 from typing import Protocol
 
+from ..service import GameService, Outcome
+from ..store import Store
 from .config import Settings
-from .replies import Reply
-from .service import GameService
-from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +26,7 @@ class Adapter(Protocol):
 
     def owns(self, channel: str | None) -> bool: ...
 
-    async def deliver(self, reply: Reply) -> None: ...
+    async def show(self, outcome: Outcome) -> None: ...
 
 
 class NoPlatform(Exception):
@@ -37,7 +36,7 @@ class NoPlatform(Exception):
 def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
     adapters: list[Adapter] = []
     if settings.telegram_token:
-        from .telegram_adapter import TelegramAdapter, WebhookSettings
+        from ..adapters.telegram import TelegramAdapter, WebhookSettings
 
         webhook = None
         if settings.telegram_webhook_url:
@@ -49,11 +48,15 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
             )
         adapters.append(
             TelegramAdapter(
-                service, settings.telegram_token, api_url=settings.telegram_api_url, webhook=webhook
+                service,
+                settings.telegram_token,
+                api_url=settings.telegram_api_url,
+                webhook=webhook,
+                image_size=settings.image_size,
             )
         )
     if settings.discord_token:
-        from .discord_adapter import DiscordAdapter, DiscordSettings
+        from ..adapters.discord import DiscordAdapter, DiscordSettings
 
         adapters.append(
             DiscordAdapter(
@@ -66,6 +69,7 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
                     api_base=settings.discord_api_base,
                     gateway_url=settings.discord_gateway_url,
                 ),
+                image_size=settings.image_size,
             )
         )
     if not adapters:
@@ -76,29 +80,28 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
 async def run_timers(
     service: GameService, adapters: Sequence[Adapter], stop: asyncio.Event, tick: float = TIMER_TICK
 ) -> None:
-    """Fire the due turn timers and post what happened, until ``stop`` is set."""
+    """Fire the due turn timers and show what happened, until ``stop`` is set."""
     while not stop.is_set():
         try:
-            replies = await asyncio.to_thread(service.fire_due)
+            outcomes = await asyncio.to_thread(service.fire_due)
         except Exception:  # a store hiccup must not stop the timers for good
             log.exception("turn timers failed; trying again")
-            replies = []
-        for reply in replies:
+            outcomes = []
+        for outcome in outcomes:
+            channel = outcome.game.channel if outcome.game is not None else None
             for adapter in adapters:
-                if adapter.owns(reply.channel):
+                if adapter.owns(channel):
                     try:
-                        await adapter.deliver(reply)
+                        await adapter.show(outcome)
                     except Exception:
-                        log.exception("could not post a timer reply in %s", reply.channel)
+                        log.exception("could not show a timer's move in %s", channel)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), tick)
 
 
 async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = None) -> None:
     """Run until SIGINT/SIGTERM (or ``stop`` is set).  Adapter errors propagate at start."""
-    service = GameService(
-        store, default_timer=settings.turn_seconds, image_size=settings.image_size
-    )
+    service = GameService(store, default_timer=settings.turn_seconds)
     adapters = build_adapters(settings, service)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

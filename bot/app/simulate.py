@@ -8,13 +8,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from engine import COLOURS, new_game
-from engine.game import current_moves, move_in_place, roll_in_place
+from engine import COLOURS, GameState, current_moves, new_game
 
-from .players import Policy, RandomPlayer
-
-#: a game longer than this is stopped (none comes near it: a safety net)
-MAX_ACTIONS = 100_000
+from ..players import Policy, RandomPlayer
+from ..players.loop import MAX_ACTIONS, Action, play_on
 
 
 def simulate(
@@ -41,30 +38,29 @@ def simulate(
     # the chooser of each colour index
     choosers = [(policies or {}).get(name, chooser) for name in COLOURS]
     wins: Counter[str] = Counter()
-    rolls = moves = 0
     lengths = []
     start = time.perf_counter()
     template = new_game(rules, players, options=options)
     seats = template.seats
+    rand = rng.random
+    counts = [0, 0]  # rolls, moves
+
+    def decide(s: GameState) -> Action:
+        if s.phase == "roll":
+            counts[0] += 1
+            return {"roll": int(rand() * 6) + 1}
+        counts[1] += 1
+        ms = current_moves(s)
+        return {"move": (ms[0] if len(ms) == 1 else choosers[s.cur].choose(s, ms)).piece}
+
     for g in range(games):
         s = template.copy()
         s.cur = seats[g % len(seats)]  # rotate the first player for fairness
-        n = 0
-        rand = rng.random
-        while s.phase != "over" and n < MAX_ACTIONS:
-            if s.phase == "roll":
-                roll_in_place(s, int(rand() * 6) + 1, None)
-                rolls += 1
-            else:
-                ms = current_moves(s)
-                m = ms[0] if len(ms) == 1 else choosers[s.cur].choose(s, ms)
-                move_in_place(s, m.piece, None)
-                moves += 1
-            n += 1
-        lengths.append(n)
+        lengths.append(play_on(s, decide, limit=MAX_ACTIONS))
         if s.phase == "over":
             wins[" + ".join(COLOURS[c] for c in s.won)] += 1
     seconds = time.perf_counter() - start
+    rolls, moves = counts
     return {
         "rules": rules,
         "options": template.options.overrides(),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .replies import Text
+from .text import Text
 
 _WHY = {
     "six": "for the 6",

@@ -103,8 +103,6 @@ class Game:
     #: what the last board image shows: the last move and roll
     last: dict[str, Any] = field(default_factory=dict)
     created: float = 0.0
-    #: the adapters' notes (e.g. the id of the board message to edit)
-    meta: dict[str, Any] = field(default_factory=dict)
     #: the store revision this was loaded at (not saved)
     rev: int = 0
 
@@ -171,8 +169,6 @@ class Game:
             d["due"] = round(self.deadline, 3)
         if self.last:
             d["last"] = self.last
-        if self.meta:
-            d["meta"] = self.meta
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -201,7 +197,6 @@ class Game:
                 deadline=float(d["due"]) if d.get("due") is not None else None,
                 last=dict(d.get("last") or {}),
                 created=float(d.get("t0", 0.0)),
-                meta=dict(d.get("meta") or {}),
                 rev=rev,
             )
         except DamagedGame:

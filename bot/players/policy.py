@@ -1,4 +1,4 @@
-"""Computer players: pick a move for the player on turn."""
+"""The simplest computer player, and what every player is: a policy choosing among legal moves."""
 
 from __future__ import annotations
 

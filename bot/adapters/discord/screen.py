@@ -1,0 +1,251 @@
+"""A Discord channel as the reconciler drives it: the table message as an embed.
+
+The table is one message: the mention of the person on turn (the only one who
+may be pinged, and only when the view says so), an embed with the caption and
+the board or standings picture, and the buttons.  :class:`ChannelScreen`
+reaches the channel through REST (the turn timers, and every fallback);
+:class:`InteractionScreen` answers an interaction with the table where it can
+(editing the pressed message, or posting as the answer) and falls back to
+REST when the interaction is too old or Discord refuses the answer: a late
+answer must never stop the result from being shown.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable, Sequence
+from typing import Any
+
+import discord
+
+from ...present import TableView, Text, say
+from .client import GameButton
+
+log = logging.getLogger(__name__)
+
+#: Discord allows 4096 characters in an embed's description
+EMBED_LIMIT = 4000
+#: and 2000 in a message's content
+CONTENT_LIMIT = 2000
+COLOURS = {"red": 0xD62D2D, "green": 0x229640, "yellow": 0xF0BA14, "blue": 0x2468D6}
+_STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger}
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def clean(text: str) -> str:
+    """A name as safe text: no markdown, and nothing Discord would show as a mention.
+
+    ``allowed_mentions`` already stops any ping; this also keeps ``<@999>``,
+    ``<@&1>`` or ``@everyone`` in a name from being drawn as a mention pill.
+    """
+    text = discord.utils.escape_markdown(text)
+    return text.replace("@", "@\u200b").replace("<#", "<\u200b#")
+
+
+def describe(lines: Sequence[Text], limit: int = EMBED_LIMIT) -> str:
+    """The lines as text with the names escaped, cut to ``limit`` (the latest lines kept)."""
+    text = "\n".join(say(t, clean) for t in lines)
+    if len(text) > limit:
+        text = "…\n" + text[-limit:].split("\n", 1)[-1]
+    return text
+
+
+def buttons_of(view: TableView) -> discord.ui.View | None:
+    """The view's buttons as a persistent ``discord.ui.View`` (None: no buttons)."""
+    if not view.buttons:
+        return None
+    out = discord.ui.View(timeout=None)
+    for r, row in enumerate(view.buttons[:5]):
+        for b in row[:5]:
+            style = _STYLES.get(b.style, discord.ButtonStyle.secondary)
+            button = GameButton(b.data, say(b.label), style)
+            button.item.row = r
+            out.add_item(button)
+    return out
+
+
+def _colour(view: TableView) -> int | None:
+    for t in reversed(view.lines):
+        if t.key.startswith("turn.") and t.params.get("colour") in COLOURS:
+            return COLOURS[t.params["colour"]]
+    return None
+
+
+def fields(view: TableView, *, edit: bool = False) -> dict[str, Any]:
+    """The view as message fields: a mention, an embed with the picture, the buttons.
+
+    ``edit``: for an edit (the picture as ``attachments``, ``view=None`` without
+    buttons so the old ones go).  The content mentions the person on turn; only
+    ``view.ping`` may be notified by it (a display name can never ping anyone).
+    """
+    out: dict[str, Any] = {}
+    embed = discord.Embed(description=describe(view.lines), colour=_colour(view))
+    image = view.image
+    if image is not None:
+        name = f"{view.picture}.png"
+        file = discord.File(io.BytesIO(image), filename=name)
+        embed.set_image(url=f"attachment://{name}")
+        if edit:
+            out["attachments"] = [file]
+        else:
+            out["file"] = file
+    out["embed"] = embed
+    buttons = buttons_of(view)
+    if buttons is not None or edit:
+        out["view"] = buttons
+    turn = view.turn
+    if turn is not None and turn.id.isdigit():
+        out["content"] = f"<@{turn.id}>"
+    elif edit:
+        out["content"] = None
+    ping = view.ping
+    if ping is not None and ping.id.isdigit():
+        out["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(id=int(ping.id))]
+        )
+    else:
+        out["allowed_mentions"] = NO_MENTIONS
+    return out
+
+
+async def quietly(call: Awaitable[Any], what: str) -> bool:
+    """A call whose failure (the message gone, no permission) changes nothing for anyone."""
+    try:
+        await call
+    except discord.HTTPException as e:
+        log.info("%s failed: %s", what, e)
+        return False
+    return True
+
+
+class ChannelScreen:
+    """The messages of one channel (or thread), through REST."""
+
+    def __init__(self, client: discord.Client, channel_id: int) -> None:
+        self.client = client
+        self.channel_id = channel_id
+
+    def _message(self, msg: str) -> discord.PartialMessage:
+        channel = self.client.get_partial_messageable(self.channel_id)
+        return channel.get_partial_message(int(msg))
+
+    async def edit(self, msg: str, view: TableView) -> bool:
+        try:
+            await self._message(msg).edit(**fields(view, edit=True))
+        except discord.NotFound:
+            log.info("message %s is gone: posting a new one", msg)
+            return False
+        except discord.HTTPException as e:
+            log.warning("cannot edit message %s in %s: %s", msg, self.channel_id, e)
+            return False
+        return True
+
+    async def post(self, view: TableView) -> str | None:
+        channel = self.client.get_partial_messageable(self.channel_id)
+        try:
+            sent = await channel.send(**fields(view))
+        except discord.HTTPException as e:
+            log.warning("cannot post in %s: %s", self.channel_id, e)
+            return None
+        return str(sent.id)
+
+    async def retire(self, msg: str) -> None:
+        await quietly(self._message(msg).edit(view=None), f"retiring message {msg}")
+
+    async def remove(self, msg: str) -> None:
+        await quietly(self._message(msg).delete(), f"removing message {msg}")
+
+
+class InteractionScreen(ChannelScreen):
+    """The channel of an interaction: its answer shows the table where it can.
+
+    ``pressed`` is the message whose button was pressed (None: a slash command).
+    """
+
+    def __init__(
+        self, client: discord.Client, interaction: discord.Interaction[Any], pressed: str | None
+    ) -> None:
+        super().__init__(client, interaction.channel_id or 0)
+        self.interaction = interaction
+        self.pressed = pressed
+        #: a followup was sent (or the original deleted): a "thinking…" is resolved
+        self._followed = False
+
+    @property
+    def _response(self) -> discord.InteractionResponse[Any]:
+        return self.interaction.response
+
+    def _thinking(self) -> bool:
+        """Is a deferred command's public "thinking…" still waiting for its answer?"""
+        return (
+            self._response.type == discord.InteractionResponseType.deferred_channel_message
+            and not self._followed
+        )
+
+    async def edit(self, msg: str, view: TableView) -> bool:
+        if msg == self.pressed and not self._response.is_done():
+            try:
+                await self._response.edit_message(**fields(view, edit=True))
+            except discord.HTTPException as e:
+                log.info("a press could not be answered (%s): editing through the channel", e)
+            else:
+                return True
+        return await super().edit(msg, view)
+
+    async def post(self, view: TableView) -> str | None:
+        try:
+            if not self._response.is_done():
+                if self.pressed is None:
+                    # a command answered by the table itself
+                    answer = await self._response.send_message(**fields(view))
+                    if answer.message_id is not None:
+                        return str(answer.message_id)
+                    return str((await self.interaction.original_response()).id)
+                await self._response.defer()
+            # after a "thinking…" the first followup becomes that message
+            sent = await self.interaction.followup.send(**fields(view), wait=True)
+            self._followed = True
+            return str(sent.id)
+        except discord.HTTPException as e:
+            log.info("an interaction could not be answered (%s): posting in the channel", e)
+        return await super().post(view)
+
+    async def retire(self, msg: str) -> None:
+        if msg == self.pressed and not self._response.is_done():
+            try:
+                await self._response.edit_message(view=None)
+            except discord.HTTPException as e:
+                log.info("a press could not be answered (%s): retiring through the channel", e)
+            else:
+                return
+        await super().retire(msg)
+
+    async def private(self, text: str) -> None:
+        """Tell the asker alone (a refusal, what a command did)."""
+        kwargs: dict[str, Any] = {
+            "content": text[:CONTENT_LIMIT],
+            "ephemeral": True,
+            "allowed_mentions": NO_MENTIONS,
+        }
+        try:
+            if not self._response.is_done():
+                await self._response.send_message(**kwargs)
+                return
+            if self._thinking():
+                # the public "thinking…" would make the first followup public: remove it
+                await quietly(self.interaction.delete_original_response(), "removing thinking")
+                self._followed = True
+            await self.interaction.followup.send(**kwargs)
+        except discord.HTTPException as e:
+            log.info("an interaction could not be answered privately: %s", e)
+
+    async def conclude(self, lines: Sequence[Text]) -> None:
+        """Answer the interaction if the table did not: a press silently, a command
+        with what it did (privately)."""
+        if self.pressed is None:
+            if not self._response.is_done() or self._thinking():
+                await self.private(describe(lines, CONTENT_LIMIT))
+            return
+        if not self._response.is_done():
+            await quietly(self._response.defer(), "acknowledging a press")

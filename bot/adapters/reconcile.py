@@ -1,0 +1,194 @@
+"""Bring a chat to the newest table view of a game, with the fewest platform calls.
+
+Each game has one table message in its chat.  What the chat shows (the
+message's id, the game revision it shows, who was on turn when it was posted)
+is kept beside the game in the store as *notes*, written with a
+compare-and-set of their own that never touches the game.  Like a controller
+driving the world toward a desired state, :func:`reconcile` compares the
+notes with the view and edits the message in place (the same person plays
+on), or posts a new one and retires the old (the turn passed to someone
+else, the lobby became a board, the game ended), or does nothing (the chat
+shows this or a newer revision already).  The same loop repairs a crash
+between saving and showing, an answer that came too late, a message someone
+deleted, and two workers showing one press.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..present import TableView
+from ..service import GameService
+from ..store import Shown
+
+log = logging.getLogger(__name__)
+
+#: how many games' latest notes a process remembers (its own writes, newer than a load)
+_CACHE = 2048
+
+
+@dataclass(frozen=True)
+class Notes:
+    """What the chat shows of a game."""
+
+    #: the table message's id on the platform (None: nothing shown yet)
+    msg: str | None = None
+    #: the game revision it shows
+    rev: int = 0
+    #: the id of the person on turn when it was posted (None: nobody)
+    turn: str | None = None
+    #: "picture" (a board or standings) or "text" (the lobby)
+    kind: str | None = None
+
+    def to_bytes(self) -> bytes:
+        return json.dumps(
+            {"m": self.msg, "r": self.rev, "t": self.turn, "k": self.kind}, separators=(",", ":")
+        ).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes | None) -> Notes:
+        """Notes from the store; anything unreadable counts as nothing shown."""
+        try:
+            d = json.loads(data) if data else {}
+            return cls(
+                str(d["m"]) if d.get("m") is not None else None,
+                int(d.get("r", 0)),
+                str(d["t"]) if d.get("t") is not None else None,
+                str(d["k"]) if d.get("k") is not None else None,
+            )
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return cls()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The calls that bring the chat to a view."""
+
+    #: edit this message into the view
+    edit: str | None = None
+    #: post the view as a new message
+    post: bool = False
+    #: messages whose buttons must go
+    retire: tuple[str, ...] = ()
+
+
+def plan(view: TableView, notes: Notes, *, fresh: bool = False, pressed: str | None = None) -> Plan:
+    """What to do: ``fresh`` posts the view anew (a player asked to see the board);
+    ``pressed`` is the message whose button was pressed (retired if it is not the table)."""
+    stale = (pressed,) if pressed is not None and pressed != notes.msg else ()
+    if view.rev < notes.rev or (view.rev == notes.rev and notes.msg and not fresh):
+        return Plan(retire=stale)  # this view, or a newer one, is up already
+    kind = "picture" if view.picture else "text"
+    turn = view.turn.id if view.turn else None
+    if notes.msg is None and pressed is not None and kind == "text" and not fresh:
+        return Plan(edit=pressed)  # nothing shown yet: the pressed message (a chooser) becomes it
+    if notes.msg and not fresh and notes.kind == kind and notes.turn == turn:
+        return Plan(edit=notes.msg, retire=stale)
+    old = (notes.msg,) if notes.msg else ()
+    return Plan(post=True, retire=stale + old)
+
+
+class Screen(Protocol):
+    """A chat as :func:`reconcile` drives it (one per platform, or per interaction)."""
+
+    async def edit(self, msg: str, view: TableView) -> bool:
+        """Edit message ``msg`` into ``view``; False if it cannot be (gone, too old)."""
+        ...
+
+    async def post(self, view: TableView) -> str | None:
+        """Post ``view`` as a new message; its id, or None if the chat refused it."""
+        ...
+
+    async def retire(self, msg: str) -> None:
+        """Take the buttons off message ``msg`` (if it is still there)."""
+        ...
+
+    async def remove(self, msg: str) -> None:
+        """Delete message ``msg``, a duplicate of the table (if it is still there)."""
+        ...
+
+
+class Reconciler:
+    """Reconciles chats for one adapter; serialises the work on each game in this process."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._latest: OrderedDict[str, Shown] = OrderedDict()
+
+    async def reconcile(
+        self,
+        view: TableView,
+        shown: Shown | None,
+        screen: Screen,
+        *,
+        fresh: bool = False,
+        pressed: str | None = None,
+    ) -> None:
+        """Bring the chat to ``view``; ``shown`` are the notes read with the game."""
+        if len(self._locks) > _CACHE:
+            # forget idle games' locks (the notes' compare-and-set keeps a rare overlap right)
+            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
+        lock = self._locks.setdefault(view.game_id, asyncio.Lock())
+        async with lock:
+            await self._reconcile(view, self._newest(view.game_id, shown), screen, fresh, pressed)
+
+    async def _reconcile(
+        self, view: TableView, shown: Shown | None, screen: Screen, fresh: bool, pressed: str | None
+    ) -> None:
+        notes = Notes.from_bytes(shown.data if shown else None)
+        todo = plan(view, notes, fresh=fresh, pressed=pressed)
+        msg: str | None = None
+        posted = False
+        if todo.edit is not None or todo.post:
+            await asyncio.to_thread(getattr, view, "image")  # drawn off the event loop
+        if todo.edit is not None and await screen.edit(todo.edit, view):
+            msg = todo.edit
+        elif todo.edit is not None or todo.post:
+            msg = await screen.post(view)
+            posted = msg is not None
+        for old in todo.retire:
+            if old == msg or (msg is None and old == notes.msg):
+                continue  # nothing replaced the table: its buttons stay, to be pressed again
+            await screen.retire(old)
+        if msg is None:
+            return
+        kind = "picture" if view.picture else "text"
+        mine = Notes(msg, view.rev, view.turn.id if view.turn else None, kind)
+        srev = shown.rev if shown else 0
+        for _ in range(3):
+            data = mine.to_bytes()
+            if await asyncio.to_thread(self.service.note_shown, view.game_id, data, srev):
+                self._remember(view.game_id, Shown(data, srev + 1))
+                return
+            # another worker showed this game meanwhile
+            theirs_shown = await asyncio.to_thread(self.service.shown, view.game_id)
+            if theirs_shown is None:
+                return  # the game is gone
+            theirs = Notes.from_bytes(theirs_shown.data)
+            if theirs.rev >= view.rev:
+                if posted and theirs.msg != msg:
+                    await screen.remove(msg)  # theirs is the table: ours is a duplicate
+                self._remember(view.game_id, theirs_shown)
+                return
+            if theirs.msg and theirs.msg != msg:
+                await screen.retire(theirs.msg)
+            srev = theirs_shown.rev
+        log.warning("could not note what the chat shows of game %s", view.game_id)
+
+    def _newest(self, game_id: str, shown: Shown | None) -> Shown | None:
+        mine = self._latest.get(game_id)
+        if mine is not None and (shown is None or mine.rev > shown.rev):
+            return mine
+        return shown
+
+    def _remember(self, game_id: str, shown: Shown) -> None:
+        self._latest[game_id] = shown
+        self._latest.move_to_end(game_id)
+        while len(self._latest) > _CACHE:
+            self._latest.popitem(last=False)

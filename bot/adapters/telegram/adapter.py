@@ -1,0 +1,400 @@
+"""Telegram: commands and inline buttons in, the table reconciled out.
+
+An update becomes (channel, user, intent); the service's outcome becomes a
+private word for the asker (a toast, a reply) and a table view, which the
+reconciler brings into the chat.  No rule and no game state lives here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
+
+from engine import RULE_SETS
+
+from ...hosting import Intent, User
+from ...present import (
+    Text,
+    new_game_button,
+    parse_new_game,
+    parse_press,
+    refusal_text,
+    rules_lines,
+    say,
+    table_view,
+)
+from ...service import GameService, Outcome
+from ..reconcile import Reconciler
+from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, quietly
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+#: the buttons of the rule chooser (/ludo without arguments)
+CHOOSER = [
+    ("classic", False, "Classic"),
+    ("tower", False, "Tower"),
+    ("italian", False, "Italian"),
+    ("italian", True, "Italian teams"),
+    ("super", False, "Super"),
+]
+
+COMMANDS = [
+    ("ludo", "Start a game: /ludo [classic|tower|italian|super] [teams] [timer=60]"),
+    ("join", "Join the game in this chat"),
+    ("leave", "Leave the game"),
+    ("roll", "Roll the die"),
+    ("move", "Move a piece: /move 2"),
+    ("board", "Show the board"),
+    ("rules", "Show the rules"),
+    ("end", "End the game (its creator or an admin)"),
+    ("help", "How to play"),
+]
+
+HELP = (
+    "<b>Ludo</b>: type /ludo to open a game here (or <code>/ludo italian teams timer=60</code>), "
+    "press <b>Join</b>, add computer players if you like, and the host presses <b>Start</b>. "
+    "On your turn press <b>Roll</b>, then the button of the piece to move. "
+    "/board shows the board, /rules the rules, /end ends the game."
+)
+GREETING = (
+    "Hi! I host games of Ludo. Add me to a group and type /ludo there, or play right here "
+    "against computer players: /ludo, then <b>Add computer</b> and <b>Start</b>."
+)
+
+
+class AdapterError(Exception):
+    """The platform cannot be used (bad token, unreachable): one line for the operator."""
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    url: str
+    listen: str = "0.0.0.0"
+    port: int = 8443
+    secret: str | None = None
+    path: str = "telegram"
+
+
+def channel_of(message: Message | None, chat_id: int) -> str:
+    """One game per chat, or per forum topic."""
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return f"{PREFIX}{chat_id}:{message.message_thread_id}"
+    return f"{PREFIX}{chat_id}"
+
+
+def user_of(tg_user: Any) -> User:
+    name = tg_user.full_name or tg_user.username or str(tg_user.id)
+    return User(PLATFORM, str(tg_user.id), name)
+
+
+def parse_ludo_args(args: Sequence[str]) -> tuple[str, dict[str, Any], int | None, str | None]:
+    """``/ludo italian teams pieces=5 timer=60`` -> (rules, options, timer, error)."""
+    rules = "classic"
+    options: dict[str, Any] = {}
+    timer: int | None = None
+    for k, raw in enumerate(args):
+        word = raw.strip().lower()
+        if k == 0 and word in RULE_SETS:
+            rules = word
+            continue
+        key, eq, value = word.partition("=")
+        if not eq:
+            options[key] = True  # "teams" means teams=true
+            continue
+        if key == "timer":
+            if value in ("off", "0", "none"):
+                timer = 0
+            elif value.isdigit():
+                timer = int(value)
+            else:
+                error = f"timer must be a number of seconds or off, not {value!r}"
+                return rules, options, None, error
+            continue
+        if value in ("true", "yes", "on"):
+            options[key] = True
+        elif value in ("false", "no", "off"):
+            options[key] = False
+        elif value.lstrip("-").isdigit():
+            options[key] = int(value)
+        else:
+            options[key] = value
+    return rules, options, timer, None
+
+
+class TelegramAdapter:
+    """The game service on Telegram (python-telegram-bot's ``Application``)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        token: str,
+        *,
+        api_url: str | None = None,
+        webhook: WebhookSettings | None = None,
+        image_size: int = 600,
+        group_rate: float = 20,
+        overall_rate: float = 30,
+        max_retries: int = 5,
+    ) -> None:
+        self.service = service
+        self.webhook = webhook
+        self.image_size = image_size
+        builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
+            Application.builder().token(token).concurrent_updates(8)
+        )
+        if api_url:
+            root = api_url.rstrip("/")
+            builder = builder.base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
+        builder = builder.rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=overall_rate, group_max_rate=group_rate, max_retries=max_retries
+            )
+        )
+        self.app = builder.build()
+        self.reconciler = Reconciler(service)
+        for name, handler in (
+            ("start", self.cmd_start),
+            ("help", self.cmd_help),
+            ("ludo", self.cmd_ludo),
+            ("join", self.cmd_join),
+            ("leave", self.cmd_leave),
+            ("roll", self.cmd_roll),
+            ("move", self.cmd_move),
+            ("board", self.cmd_board),
+            ("rules", self.cmd_rules),
+            ("end", self.cmd_end),
+        ):
+            self.app.add_handler(CommandHandler(name, handler))
+        self.app.add_handler(CallbackQueryHandler(self.on_button))
+        self.app.add_error_handler(self.on_error)
+
+    # -- running ----------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect (checking the token), register the commands, start receiving updates."""
+        try:
+            await self.app.initialize()
+        except InvalidToken:
+            # never echo the token itself: logs get shared
+            raise AdapterError(
+                "Telegram refused TELEGRAM_TOKEN: check the token @BotFather gave you "
+                "(and TELEGRAM_API_URL, if set)"
+            ) from None
+        except NetworkError as e:
+            raise AdapterError(f"cannot reach the Telegram Bot API: {e.message}") from None
+        await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+        await self.app.start()
+        assert self.app.updater is not None
+        allowed = ["message", "callback_query"]
+        if self.webhook is None:
+            await self.app.updater.start_polling(allowed_updates=allowed)
+        else:
+            await self.app.updater.start_webhook(
+                listen=self.webhook.listen,
+                port=self.webhook.port,
+                url_path=self.webhook.path,
+                webhook_url=self.webhook.url,
+                secret_token=self.webhook.secret,
+                allowed_updates=allowed,
+            )
+
+    async def stop(self) -> None:
+        if self.app.updater is not None and self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.shutdown()
+
+    def owns(self, channel: str | None) -> bool:
+        return bool(channel) and str(channel).startswith(PREFIX)
+
+    async def show(
+        self, outcome: Outcome, *, fresh: bool = False, pressed: str | None = None
+    ) -> None:
+        """Bring the chat of the outcome's game to its newest view."""
+        game = outcome.game
+        if game is None or not self.owns(game.channel):
+            return
+        view = table_view(game, outcome.happened, size=self.image_size)
+        screen = TelegramScreen(self.app.bot, game.channel)
+        await self.reconciler.reconcile(view, outcome.shown, screen, fresh=fresh, pressed=pressed)
+
+    # -- commands ---------------------------------------------------------
+
+    async def cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Greet in a private chat; in a group, say how to play."""
+        chat = update.effective_chat
+        await self._say(
+            update, GREETING if chat is not None and chat.type == ChatType.PRIVATE else HELP
+        )
+
+    async def cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """How to play."""
+        await self._say(update, HELP)
+
+    async def cmd_ludo(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Open a game: with arguments at once, without them by choosing the rules."""
+        where = self._where(update)
+        if where is None:
+            return
+        channel, user = where
+        args = context.args or []
+        if not args:
+            rows = [
+                [InlineKeyboardButton(label, callback_data=new_game_button(rules, teams))]
+                for rules, teams, label in CHOOSER
+            ]
+            await TelegramScreen(self.app.bot, channel).say(
+                "Which rules?", InlineKeyboardMarkup(rows)
+            )
+            return
+        rules, options, timer, error = parse_ludo_args(args)
+        if error:
+            await self._say(update, html.escape(f"That game cannot be set up: {error}."))
+            return
+        outcome = await self._call(self.service.open, channel, user, rules, options, timer=timer)
+        await self._answer(update, outcome)
+
+    async def cmd_join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Join the game here."""
+        await self._act(update, Intent("join"))
+
+    async def cmd_leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Leave the game here."""
+        await self._act(update, Intent("leave"))
+
+    async def cmd_roll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Roll the die."""
+        await self._act(update, Intent("roll"))
+
+    async def cmd_move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Move piece N."""
+        args = context.args or []
+        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
+            await self._say(update, "Say which piece: <code>/move 2</code>")
+            return
+        await self._act(update, Intent("move", int(args[0])))
+
+    async def cmd_board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Show the board (as a new message, with the buttons of the turn)."""
+        where = self._where(update)
+        if where is None:
+            return
+        outcome = await self._call(self.service.look, where[0])
+        if outcome.refusal is not None:
+            await self._say(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
+            return
+        await self.show(outcome, fresh=True)
+
+    async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The rules of the game here, or of the rule set named."""
+        where = self._where(update)
+        if where is None:
+            return
+        args = context.args or []
+        game = await self._call(self.service.game_in, where[0])
+        lines = rules_lines(args[0].lower() if args else None, game)
+        await self._say(update, caption(lines, limit=TEXT_LIMIT))
+
+    async def cmd_end(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """End the game: its creator, or a chat admin."""
+        await self._act(update, Intent("end", can_manage=await self._is_admin(update)))
+
+    async def _act(self, update: Update, intent: Intent) -> None:
+        where = self._where(update)
+        if where is None:
+            return
+        outcome = await self._call(self.service.act, *where, intent)
+        await self._answer(update, outcome)
+
+    async def _answer(self, update: Update, outcome: Outcome) -> None:
+        if outcome.refusal is not None:
+            await self._say(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
+        await self.show(outcome)
+
+    async def _is_admin(self, update: Update) -> bool:
+        chat, tg_user = update.effective_chat, update.effective_user
+        if chat is None or tg_user is None:
+            return False
+        if chat.type == ChatType.PRIVATE:
+            return True
+        try:
+            member = await chat.get_member(tg_user.id)
+        except TelegramError:
+            return False
+        return member.status in ("creator", "administrator")
+
+    # -- buttons ----------------------------------------------------------
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button press: always answered (a toast when refused), then the table reconciled."""
+        query = update.callback_query
+        if query is None:
+            return
+        message = query.message if isinstance(query.message, Message) else None
+        if message is None or query.from_user is None:
+            await self._toast(query, "This button no longer works.")
+            return
+        channel = channel_of(message, message.chat.id)
+        user = user_of(query.from_user)
+        pressed = str(message.message_id)
+        chosen = parse_new_game(query.data)
+        if chosen is not None:
+            rules, teams = chosen
+            options = {"teams": True} if teams else {}
+            outcome = await self._call(self.service.open, channel, user, rules, options)
+        else:
+            press = parse_press(query.data)
+            if press is None:
+                await self._toast(query, say(Text("refuse.bad_button")))
+                return
+            outcome = await self._call(
+                self.service.press, channel, user, press.game_id, press.version, press.intent
+            )
+        # the answer first (it stops the button's spinner); a late one must not stop the show
+        refusal = outcome.refusal
+        await self._toast(query, say(refusal_text(refusal))[:200] if refusal else None)
+        await self.show(outcome, pressed=pressed)
+
+    async def _toast(self, query: Any, text: str | None) -> None:
+        try:
+            await query.answer(text)
+        except TelegramError as e:
+            log.info("a button press could not be answered (%s)", e)
+
+    # -- helpers ----------------------------------------------------------
+
+    async def _say(self, update: Update, text: str) -> None:
+        message = update.effective_message
+        if message is not None:
+            await quietly(message.reply_text(text[:TEXT_LIMIT], parse_mode=ParseMode.HTML))
+
+    def _where(self, update: Update) -> tuple[str, User] | None:
+        message, tg_user = update.effective_message, update.effective_user
+        if message is None or tg_user is None:
+            return None
+        return channel_of(message, message.chat.id), user_of(tg_user)
+
+    async def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        # the service does blocking store I/O: keep the loop free
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("error while handling an update: %s", context.error, exc_info=context.error)

@@ -1,0 +1,172 @@
+"""A Telegram chat as the reconciler drives it: the table message as a photo or text."""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden
+
+from ...hosting import User
+from ...present import TableView, Text, say
+
+log = logging.getLogger(__name__)
+
+PREFIX = "tg:"
+CAPTION_LIMIT = 1024
+TEXT_LIMIT = 4096
+
+
+def target(channel: str) -> tuple[int, int | None]:
+    """(chat id, forum topic id) of a channel key."""
+    parts = channel[len(PREFIX) :].split(":")
+    return int(parts[0]), int(parts[1]) if len(parts) > 1 else None
+
+
+def mention(user: User) -> str:
+    return f'<a href="tg://user?id={html.escape(user.id)}">{html.escape(user.name)}</a>'
+
+
+def caption(
+    lines: tuple[Text, ...] | list[Text],
+    ping: User | None = None,
+    limit: int = CAPTION_LIMIT,
+    *,
+    links: bool = True,
+) -> str:
+    """The lines as HTML, the person to notify linked, cut to ``limit`` (latest lines kept)."""
+    out = []
+    for t in lines:
+        if links and ping is not None and t.key.startswith("turn.") and t.params.get("who"):
+            params = {k: html.escape(v) if isinstance(v, str) else v for k, v in t.params.items()}
+            params["who"] = mention(ping)
+            out.append(say(Text(t.key, params)))
+        else:
+            out.append(say(t, html.escape))
+    text = "\n".join(out)
+    while len(text) > limit and len(out) > 1:
+        # a long run of computer moves: keep the latest lines
+        out = out[1:] if out[0] != "…" else out[2:]
+        out.insert(0, "…")
+        text = "\n".join(out)
+    if len(text) <= limit:
+        return text
+    if links:  # one line too long even alone: no link, so a cut cannot break a tag
+        return caption(lines, ping, limit, links=False)
+    cut = text[:limit]
+    amp = cut.rfind("&")
+    if amp > cut.rfind(";"):  # never leave half an entity like "&am"
+        cut = cut[:amp]
+    return cut
+
+
+def keyboard(view: TableView) -> InlineKeyboardMarkup | None:
+    if not view.buttons:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton(say(b.label), callback_data=b.data) for b in row]
+            for row in view.buttons
+        ]
+    )
+
+
+class TelegramScreen:
+    """The messages of one chat (or forum topic), through the Bot API."""
+
+    def __init__(self, bot: Bot, channel: str) -> None:
+        self.bot = bot
+        self.channel = channel
+        self.chat_id, self.thread = target(channel)
+
+    def _caption(self, view: TableView) -> str:
+        # the player on turn is linked (a link in a new message notifies them)
+        return caption(view.lines, view.turn, CAPTION_LIMIT if view.picture else TEXT_LIMIT)
+
+    async def edit(self, msg: str, view: TableView) -> bool:
+        try:
+            if view.image is not None:
+                await self.bot.edit_message_media(
+                    InputMediaPhoto(
+                        view.image, caption=self._caption(view), parse_mode=ParseMode.HTML
+                    ),
+                    chat_id=self.chat_id,
+                    message_id=int(msg),
+                    reply_markup=keyboard(view),
+                )
+            else:
+                await self.bot.edit_message_text(
+                    self._caption(view),
+                    chat_id=self.chat_id,
+                    message_id=int(msg),
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard(view),
+                )
+        except BadRequest as e:
+            if "not modified" in str(e).lower():
+                return True
+            log.info("message %s not edited (%s): posting a new one", msg, e)
+            return False
+        except Forbidden as e:
+            log.warning("cannot edit in %s: %s", self.channel, e)
+            return False
+        return True
+
+    async def post(self, view: TableView) -> str | None:
+        try:
+            if view.image is not None:
+                sent = await self.bot.send_photo(
+                    self.chat_id,
+                    view.image,
+                    caption=self._caption(view),
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard(view),
+                    message_thread_id=self.thread,
+                )
+            else:
+                sent = await self.bot.send_message(
+                    self.chat_id,
+                    self._caption(view),
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard(view),
+                    message_thread_id=self.thread,
+                )
+        except (Forbidden, BadRequest) as e:
+            log.warning("cannot post in %s: %s", self.channel, e)
+            return None
+        return str(sent.message_id)
+
+    async def retire(self, msg: str) -> None:
+        await quietly(
+            self.bot.edit_message_reply_markup(
+                chat_id=self.chat_id, message_id=int(msg), reply_markup=None
+            )
+        )
+
+    async def remove(self, msg: str) -> None:
+        await quietly(self.bot.delete_message(self.chat_id, int(msg)))
+
+    async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Any:
+        """A plain message in this chat (not the table): the rule chooser."""
+        try:
+            return await self.bot.send_message(
+                self.chat_id,
+                text[:TEXT_LIMIT],
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                message_thread_id=self.thread,
+            )
+        except (Forbidden, BadRequest) as e:
+            log.warning("cannot post in %s: %s", self.channel, e)
+            return None
+
+
+async def quietly(call: Any) -> None:
+    """A call whose failure (message gone, not modified) changes nothing for anyone."""
+    try:
+        await call
+    except (BadRequest, Forbidden) as e:
+        log.debug("ignored: %s", e)

@@ -1,0 +1,44 @@
+"""The hosted game, without any I/O: lobby, seats, turns, timeouts, computer seats.
+
+Every step is a function on a :class:`Game` (loaded fresh for each request)
+that changes it and tells what happened in a :class:`Happened`, or raises a
+:class:`Refusal` (and the caller throws the changed copy away).
+"""
+
+from .game import ENDED, LOBBY, OVER, PLAYING, SCHEMA, DamagedGame, Game, Seat, User
+from .happened import Fact, Happened, Luck, Note, Refusal
+from .intents import KINDS, Intent, perform
+from .lobby import TIMER_RANGE, add_computer, end, join, leave, open_game, remove_computer, start
+from .turns import MAX_TIMEOUTS, move, roll, timeout
+
+__all__ = [
+    "ENDED",
+    "KINDS",
+    "LOBBY",
+    "MAX_TIMEOUTS",
+    "OVER",
+    "PLAYING",
+    "SCHEMA",
+    "TIMER_RANGE",
+    "DamagedGame",
+    "Fact",
+    "Game",
+    "Happened",
+    "Intent",
+    "Luck",
+    "Note",
+    "Refusal",
+    "Seat",
+    "User",
+    "add_computer",
+    "end",
+    "join",
+    "leave",
+    "move",
+    "open_game",
+    "perform",
+    "remove_computer",
+    "roll",
+    "start",
+    "timeout",
+]

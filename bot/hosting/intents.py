@@ -1,0 +1,47 @@
+"""What a person can ask of a game, as one value: the adapters' commands and buttons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .game import Game, User
+from .happened import Happened, Luck, Refusal
+from .lobby import add_computer, end, join, leave, remove_computer, start
+from .turns import move, roll
+
+KINDS = ("join", "leave", "add_computer", "remove_computer", "start", "roll", "move", "end")
+
+
+@dataclass(frozen=True)
+class Intent:
+    """``kind`` is one of :data:`KINDS`; ``piece`` (from 1) goes with ``move``;
+    ``can_manage``: the platform lets this person manage the channel (may end any game)."""
+
+    kind: str
+    piece: int = 0
+    can_manage: bool = False
+
+
+def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
+    """Do what ``intent`` asks to ``game`` itself; what happened, or a :class:`Refusal`."""
+    happened = Happened(by=user)
+    kind = intent.kind
+    if kind == "join":
+        join(game, user, happened)
+    elif kind == "leave":
+        leave(game, user, luck, happened)
+    elif kind == "add_computer":
+        add_computer(game, user, happened)
+    elif kind == "remove_computer":
+        remove_computer(game, user, happened)
+    elif kind == "start":
+        start(game, user, luck, happened)
+    elif kind == "roll":
+        roll(game, user, luck, happened)
+    elif kind == "move":
+        move(game, user, intent.piece, luck, happened)
+    elif kind == "end":
+        end(game, user, intent.can_manage, happened)
+    else:
+        raise Refusal("refuse.bad_button")
+    return happened

@@ -1,0 +1,160 @@
+"""Seating a hosted game: opening, joining, computer seats, starting, leaving, ending."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine import DEFAULT_SEATS, LudoError
+
+from .checks import need, options, seated
+from .game import ENDED, LOBBY, PLAYING, Game, Seat, User
+from .happened import Happened, Luck, Refusal
+from .turns import advance, finish
+
+#: the turn timer, when on, is this many seconds at least and at most
+TIMER_RANGE = (10, 24 * 3600)
+
+
+def open_game(
+    game_id: str,
+    channel: str,
+    user: User,
+    rules: str,
+    opts: dict[str, Any] | None,
+    *,
+    timer: int,
+    auto_move: bool,
+    now: float,
+) -> Game:
+    """A new lobby in ``channel`` with ``user`` in the first seat (refused if set up wrong)."""
+    try:
+        chosen = engine.rules_for(rules, opts or {})
+    except LudoError as e:
+        raise Refusal("refuse.bad_rules", why=str(e)) from None
+    if timer and not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
+        raise Refusal("refuse.bad_timer", low=TIMER_RANGE[0], high=TIMER_RANGE[1])
+    return Game(
+        id=game_id,
+        channel=channel,
+        rules=rules,
+        options=chosen.overrides(),
+        creator=user,
+        timer=timer,
+        auto_move=auto_move,
+        seats=[Seat(user)],
+        created=now,
+    )
+
+
+def join(game: Game, user: User, happened: Happened) -> None:
+    need(game, LOBBY)
+    if game.seat_of(user):
+        raise Refusal("refuse.already_seated")
+    if len(game.seats) >= options(game).max_players:
+        raise Refusal("refuse.full")
+    game.seats.append(Seat(user))
+    happened.note("lobby.joined", who=user.name)
+
+
+def add_computer(game: Game, user: User, happened: Happened) -> None:
+    need(game, LOBBY)
+    seated(game, user)
+    if len(game.seats) >= options(game).max_players:
+        raise Refusal("refuse.full")
+    game.seats.append(Seat(None))
+    happened.note("lobby.computer_added")
+
+
+def remove_computer(game: Game, user: User, happened: Happened) -> None:
+    need(game, LOBBY)
+    seated(game, user)
+    for k in range(len(game.seats) - 1, -1, -1):
+        if game.seats[k].computer:
+            del game.seats[k]
+            break
+    else:
+        raise Refusal("refuse.no_computer")
+    happened.note("lobby.computer_removed")
+
+
+def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
+    """Start the game: the creator at any time, anyone once the seats are full."""
+    need(game, LOBBY)
+    seated(game, user)
+    opts = options(game)
+    if not (user.same(game.creator) or len(game.seats) >= opts.max_players):
+        raise Refusal("refuse.only_host_starts", host=game.creator.name)
+    happened.note("game.started")
+    # super is played by exactly 4 and teams need 4: computers fill the empty seats
+    if opts.min_players == 4 or opts.teams:
+        empty = 4 - len(game.seats)
+        if empty > 0:
+            game.seats.extend(Seat(None) for _ in range(empty))
+            happened.note("lobby.computer_filled", count=empty)
+    if len(game.seats) < opts.min_players:
+        raise Refusal("refuse.need_players", need=opts.min_players)
+    colours = DEFAULT_SEATS[len(game.seats)]
+    for seat, colour in zip(game.seats, colours, strict=True):
+        seat.colour = colour
+    first = _first_player(opts, colours, luck, happened)
+    state = engine.new_game(game.rules, list(colours), options=game.options, turn=first)
+    game.state = state
+    game.start = {
+        "players": list(state.players),
+        "position": {c: list(v) for c, v in state.pieces.items()},
+        "turn": first,
+    }
+    game.status = PLAYING
+    game.version += 1
+    advance(game, luck, happened)
+
+
+def _first_player(
+    opts: engine.Options, colours: tuple[str, ...], luck: Luck, happened: Happened
+) -> str:
+    if opts.first_player == "highest_roll":
+        # italian 1: everybody rolls, the highest starts, ties roll again
+        contenders = list(colours)
+        while True:
+            rolls = [(c, luck.die()) for c in contenders]
+            happened.note("game.start_rolls", rolls=rolls)
+            top = max(d for _, d in rolls)
+            contenders = [c for c, d in rolls if d == top]
+            if len(contenders) == 1:
+                return contenders[0]
+    # classic 1, tower 1: drawn at random
+    return colours[luck.draw(len(colours))]
+
+
+def leave(game: Game, user: User, luck: Luck, happened: Happened) -> None:
+    """Leave the lobby, or hand a running game's seat to a computer player."""
+    need(game, LOBBY, PLAYING)
+    seat = seated(game, user)
+    if game.status == LOBBY:
+        game.seats.remove(seat)
+        if not game.humans:
+            finish(game, ENDED)
+            happened.note("lobby.closed_empty", who=user.name)
+            return
+        if user.same(game.creator):
+            game.creator = game.humans[0].user  # type: ignore[assignment]
+        happened.note("lobby.left", who=user.name)
+        return
+    seat.user = None
+    seat.took_over = True
+    happened.note("game.left", who=user.name, colour=seat.colour)
+    if not game.humans:
+        finish(game, ENDED)
+        happened.note("game.ended_empty")
+        return
+    advance(game, luck, happened)
+
+
+def end(game: Game, user: User, can_manage: bool, happened: Happened) -> None:
+    """End the game: its creator, or someone the platform lets manage the channel."""
+    need(game, LOBBY, PLAYING)
+    if not (user.same(game.creator) or can_manage):
+        raise Refusal("refuse.only_creator_ends", host=game.creator.name)
+    finish(game, ENDED)
+    happened.note("game.ended_by", who=user.name)

@@ -1,0 +1,136 @@
+"""Playing a hosted game: rolls, moves, computers' turns, forced moves, turn timers."""
+
+from __future__ import annotations
+
+import engine
+from engine import GameState, LudoError
+
+from ..players.loop import Action, Decide, Step, play, play_on
+from .checks import need, your_turn
+from .game import ENDED, OVER, PLAYING, Game, User, encode_action
+from .happened import Happened, Luck, Refusal
+
+#: a game that loops this often without a person acting is stopped (never happens)
+MAX_CHAIN = 5000
+#: after this many timeouts in a row a computer player takes the seat over
+MAX_TIMEOUTS = 3
+
+
+def roll(game: Game, user: User, luck: Luck, happened: Happened) -> None:
+    need(game, PLAYING)
+    seat = your_turn(game, user)
+    state = _state(game)
+    if state.phase != "roll":
+        raise Refusal(
+            "refuse.move_first" if state.phase == "move" else "refuse.bonus_first", die=state.die
+        )
+    seat.timeouts = 0
+    act(game, {"roll": luck.die()}, happened)
+    advance(game, luck, happened)
+
+
+def move(game: Game, user: User, piece: int, luck: Luck, happened: Happened) -> None:
+    """Move piece number ``piece`` (counted from 1, as on the board)."""
+    need(game, PLAYING)
+    seat = your_turn(game, user)
+    state = _state(game)
+    if state.phase == "roll":
+        raise Refusal("refuse.roll_first")
+    try:
+        engine.move_for(state, piece - 1)
+    except LudoError as e:
+        raise Refusal(
+            "refuse.illegal_move", piece=piece, reason=getattr(e, "reason", "illegal"), why=str(e)
+        ) from None
+    seat.timeouts = 0
+    act(game, {"move": piece - 1}, happened)
+    advance(game, luck, happened)
+
+
+def timeout(game: Game, luck: Luck, happened: Happened) -> None:
+    """The turn timer ran out: the computer plays the turn (and, the third time, the seat)."""
+    seat = game.on_turn()
+    if game.deadline is None or game.deadline > luck.now or seat is None or seat.user is None:
+        raise Refusal("timer.not_due")  # someone acted in time: nothing to do
+    name, colour = seat.user.name, seat.colour
+    seat.timeouts += 1
+    happened.note("timer.expired", who=name, colour=colour)
+    if seat.timeouts >= MAX_TIMEOUTS:
+        seat.user = None
+        seat.took_over = True
+        happened.note("timer.took_over", who=name, colour=colour, count=MAX_TIMEOUTS)
+    else:
+        # the computer plays this one turn for them
+        _play_on(game, lambda s: _computer(s, luck) if s.turn == colour else None, happened)
+    advance(game, luck, happened)
+
+
+def advance(game: Game, luck: Luck, happened: Happened) -> None:
+    """Play on until a person must act: computers' turns, forced moves, the end."""
+    if game.status == PLAYING:
+
+        def decide(s: GameState) -> Action | None:
+            seat = game.seat_for(s.turn)
+            if seat is None or seat.computer:
+                return _computer(s, luck)
+            if game.auto_move and s.phase in ("move", "bonus"):
+                moves = engine.legal_moves(s)
+                if len(moves) == 1:
+                    return {"move": moves[0].piece}
+            return None
+
+        _play_on(game, decide, happened)
+        if _state(game).is_over:
+            _finish(game, OVER)
+    if game.status == PLAYING:
+        game.version += 1
+        seat = game.on_turn()
+        if game.timer and seat is not None and not seat.computer:
+            game.deadline = luck.now + game.timer
+        else:
+            game.deadline = None
+
+
+def act(game: Game, action: Action, happened: Happened) -> None:
+    """Apply one action, add it to the record and to what happened."""
+    _record(game, play(_state(game), action), happened)
+
+
+def _play_on(game: Game, decide: Decide, happened: Happened) -> None:
+    play_on(_state(game), decide, lambda step: _record(game, step, happened), MAX_CHAIN)
+
+
+def _record(game: Game, step: Step, happened: Happened) -> None:
+    game.actions += encode_action(step.action)
+    if step.move is not None:
+        m = step.move
+        if step.phase == "bonus":
+            game.last.pop("roll", None)  # a bonus move: no roll of its own
+        game.last["move"] = [step.colour, m.piece, m.frm, m.to, *(m.captures or ())]
+    else:
+        game.last = {"roll": [step.colour, step.die]}
+    happened.facts.extend(step.events)
+
+
+def _computer(s: GameState, luck: Luck) -> Action:
+    if s.phase == "roll":
+        return {"roll": luck.die()}
+    moves = engine.legal_moves(s)
+    return {"move": (moves[0] if len(moves) == 1 else luck.computer.choose(s, moves)).piece}
+
+
+def _finish(game: Game, status: str) -> None:
+    game.status = status
+    game.deadline = None
+    game.version += 1
+
+
+def finish(game: Game, status: str = ENDED) -> None:
+    """End the game (``over``: played to the end; ``ended``: stopped)."""
+    _finish(game, status)
+
+
+def _state(game: Game) -> GameState:
+    if game.state is None:
+        raise Refusal("refuse.not_started")
+    return game.state

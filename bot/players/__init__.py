@@ -1,0 +1,6 @@
+"""Computer players (a policy picks a move for the player on turn) and the one game loop."""
+
+from .heuristic import HeuristicPlayer
+from .policy import Policy, RandomPlayer, choose_move
+
+__all__ = ["HeuristicPlayer", "Policy", "RandomPlayer", "choose_move"]

@@ -1,0 +1,24 @@
+"""Games as words and pictures: the table view, narration, the English catalog, the button codec."""
+
+from .buttons import Press, game_button, new_game_button, parse_new_game, parse_press
+from .messages import say, say_all
+from .text import MAX_BUTTON_DATA, Button, Text
+from .view import TableView, refusal_text, rules_lines, status_lines, table_view
+
+__all__ = [
+    "MAX_BUTTON_DATA",
+    "Button",
+    "Press",
+    "TableView",
+    "Text",
+    "game_button",
+    "new_game_button",
+    "parse_new_game",
+    "parse_press",
+    "refusal_text",
+    "rules_lines",
+    "say",
+    "say_all",
+    "status_lines",
+    "table_view",
+]

@@ -1,0 +1,65 @@
+"""The one button-data codec: what a button carries and what a press of it asks.
+
+A game's button carries ``g:<game id>:<version>:<action>[<piece>]`` (at most
+64 bytes on every platform).  The version is the game's button version when
+the button was drawn: a press carrying another one is outdated.  The rule
+chooser's buttons (a game not opened yet) carry ``n:<rules>[:teams]``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..hosting import Intent
+
+#: action letter <-> intent kind
+_LETTERS = {
+    "j": "join",
+    "l": "leave",
+    "c": "add_computer",
+    "x": "remove_computer",
+    "s": "start",
+    "r": "roll",
+    "m": "move",
+}
+_KINDS = {kind: letter for letter, kind in _LETTERS.items()}
+_GAME = re.compile(r"g:([0-9a-f]{8}):(\d{1,9}):([a-z])([1-6]?)")
+_NEW = re.compile(r"n:([a-z]{1,16})(:teams)?")
+
+
+@dataclass(frozen=True)
+class Press:
+    """A press of a game's button: which game, at which version, asking what."""
+
+    game_id: str
+    version: int
+    intent: Intent
+
+
+def game_button(game_id: str, version: int, kind: str, piece: int = 0) -> str:
+    """The data of a game's button doing ``kind`` (and moving ``piece``, from 1)."""
+    return f"g:{game_id}:{version}:{_KINDS[kind]}{piece if kind == 'move' else ''}"
+
+
+def new_game_button(rules: str, teams: bool = False) -> str:
+    """The data of a rule chooser's button."""
+    return f"n:{rules}{':teams' if teams else ''}"
+
+
+def parse_press(data: object) -> Press | None:
+    """The press a game's button data asks for, or None (not ours, forged, malformed)."""
+    m = _GAME.fullmatch(data) if isinstance(data, str) else None
+    if m is None:
+        return None
+    game_id, version, letter, piece = m.group(1), int(m.group(2)), m.group(3), m.group(4)
+    kind = _LETTERS.get(letter)
+    if kind is None or (kind == "move") != bool(piece):
+        return None
+    return Press(game_id, version, Intent(kind, int(piece) if piece else 0))
+
+
+def parse_new_game(data: object) -> tuple[str, bool] | None:
+    """(rules, teams) of a rule chooser's button data, or None."""
+    m = _NEW.fullmatch(data) if isinstance(data, str) else None
+    return (m.group(1), bool(m.group(2))) if m else None

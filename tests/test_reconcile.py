@@ -1,0 +1,199 @@
+"""Reconciling a chat with the newest table view: the plan, the notes, the store budget."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bot.adapters.reconcile import Notes, Reconciler, plan
+from bot.hosting import Intent
+from bot.present import TableView, parse_press, table_view
+from bot.service import GameService
+from bot.store import Store
+from tests.counting_store import CountingStore
+from tests.service_helpers import ANA, BEN, Dice
+
+
+class FakeScreen:
+    """A chat that records the calls made to it; message ids are 1, 2, 3..."""
+
+    def __init__(self, *, edits_fail: bool = False) -> None:
+        self.calls: list[tuple[str, str | None]] = []
+        self.next_id = 0
+        self.edits_fail = edits_fail
+        self.buttons: dict[str, bool] = {}
+
+    async def edit(self, msg: str, view: TableView) -> bool:
+        self.calls.append(("edit", msg))
+        if self.edits_fail:
+            return False
+        self.buttons[msg] = bool(view.buttons)
+        return True
+
+    async def post(self, view: TableView) -> str | None:
+        self.next_id += 1
+        msg = str(self.next_id)
+        self.calls.append(("post", msg))
+        self.buttons[msg] = bool(view.buttons)
+        return msg
+
+    async def retire(self, msg: str) -> None:
+        self.calls.append(("retire", msg))
+        self.buttons[msg] = False
+
+    async def remove(self, msg: str) -> None:
+        self.calls.append(("remove", msg))
+        self.buttons.pop(msg, None)
+
+    def live(self) -> list[str]:
+        return [m for m, on in self.buttons.items() if on]
+
+
+def started(store: Store) -> tuple[GameService, Any]:
+    svc = GameService(store, dice=Dice(3), draw=lambda n: 0, clock=lambda: 1000.0)
+    svc.open("chan", ANA, "classic", timer=0)
+    svc.act("chan", BEN, Intent("join"))
+    return svc, svc.act("chan", ANA, Intent("start"))
+
+
+def view_of(outcome: Any) -> TableView:
+    return table_view(outcome.game, outcome.happened)
+
+
+# -- the plan ---------------------------------------------------------------
+
+
+def test_plan_posts_when_nothing_is_shown(store: Store) -> None:
+    _svc, outcome = started(store)
+    assert plan(view_of(outcome), Notes()).post
+
+
+def test_plan_edits_while_the_same_person_plays_on_and_posts_when_the_turn_passes(
+    store: Store,
+) -> None:
+    _svc, outcome = started(store)
+    view = view_of(outcome)
+    assert view.turn is not None
+    same = Notes("7", view.rev - 1, view.turn.id, "picture")
+    assert plan(view, same) == plan(view, same).__class__(edit="7")
+    other = Notes("7", view.rev - 1, "someone-else", "picture")
+    todo = plan(view, other)
+    assert todo.post and todo.edit is None and todo.retire == ("7",)
+    lobby = Notes("7", view.rev - 1, None, "text")  # the lobby message becomes a board
+    assert plan(view, lobby).post
+
+
+def test_plan_does_nothing_for_an_older_or_the_same_view_but_retires_a_stale_press(
+    store: Store,
+) -> None:
+    _svc, outcome = started(store)
+    view = view_of(outcome)
+    newer = Notes("9", view.rev + 1, None, "picture")
+    assert plan(view, newer) == plan(view, newer).__class__()
+    same = Notes("9", view.rev, None, "picture")
+    assert not plan(view, same).post and plan(view, same).edit is None
+    # a button of an old message was pressed: that message loses its buttons
+    assert plan(view, same, pressed="4").retire == ("4",)
+    # asked for the board: posted anew at the bottom, the old one retired
+    fresh = plan(view, same, fresh=True)
+    assert fresh.post and fresh.retire == ("9",)
+
+
+def test_notes_round_trip_and_damaged_notes_mean_nothing_shown() -> None:
+    notes = Notes("12", 5, "101", "picture")
+    assert Notes.from_bytes(notes.to_bytes()) == notes
+    assert Notes.from_bytes(b"{not json") == Notes()
+    assert Notes.from_bytes(b'{"r": "x"}') == Notes()
+    assert Notes.from_bytes(None) == Notes()
+
+
+# -- the store budget of one press --------------------------------------------
+
+
+def test_one_press_is_one_load_one_save_and_one_note(store: Store) -> None:
+    counting = CountingStore(store)
+    svc, outcome = started(counting)  # type: ignore[arg-type]
+    screen = FakeScreen()
+    reconciler = Reconciler(svc)
+    asyncio.run(reconciler.reconcile(view_of(outcome), outcome.shown, screen))
+    for _ in range(30):
+        view = view_of(outcome)
+        data = next(b.data for row in view.buttons for b in row)
+        press = parse_press(data)
+        assert press is not None and view.turn is not None
+        counting.reset()
+        outcome = svc.press("chan", view.turn, press.game_id, press.version, press.intent)
+        assert not outcome.refused
+        asyncio.run(reconciler.reconcile(view_of(outcome), outcome.shown, screen))
+        assert counting.calls == Counter(load=1, save=1, save_shown=1), counting.calls
+        assert len(screen.live()) == 1, "exactly one message with working buttons"
+
+
+def test_a_crash_between_saving_and_showing_is_repaired_by_the_next_press(store: Store) -> None:
+    svc, outcome = started(store)
+    screen = FakeScreen()
+    asyncio.run(Reconciler(svc).reconcile(view_of(outcome), outcome.shown, screen))
+    shown_view = view_of(outcome)
+    old_button = next(b.data for row in shown_view.buttons for b in row)
+    press = parse_press(old_button)
+    assert press is not None and shown_view.turn is not None
+    # the press is saved, and the process dies before showing it
+    saved = svc.press("chan", shown_view.turn, press.game_id, press.version, press.intent)
+    assert not saved.refused
+    # a new process: the button still on screen is pressed again
+    restarted = Reconciler(GameService(store, dice=Dice(4)))
+    again = restarted.service.press(
+        "chan", shown_view.turn, press.game_id, press.version, press.intent
+    )
+    assert again.refusal is not None and again.refusal.key == "refuse.outdated"
+    assert again.game is not None
+    asyncio.run(restarted.reconcile(table_view(again.game), again.shown, screen, pressed="1"))
+    # the current board is up, with working buttons, and it is the one the store notes
+    stored = store.load(again.game.id)
+    assert stored is not None and stored.shown is not None
+    notes = Notes.from_bytes(stored.shown.data)
+    assert notes.rev == again.game.rev and notes.msg in screen.live()
+    assert len(screen.live()) == 1
+
+
+def test_two_workers_showing_one_press_leave_one_table(store: Store, make_store: Any) -> None:
+    svc, outcome = started(store)
+    screen = FakeScreen()
+    first, second = Reconciler(svc), Reconciler(GameService(make_store()))
+    view = view_of(outcome)
+
+    async def both() -> None:
+        # both read the notes before either wrote them (a webhook retry on two workers)
+        await asyncio.gather(
+            first.reconcile(view, outcome.shown, screen),
+            second.reconcile(view, outcome.shown, screen),
+        )
+
+    asyncio.run(both())
+    assert [c[0] for c in screen.calls].count("post") == 2
+    assert ("remove", "2") in screen.calls or ("remove", "1") in screen.calls
+    assert len(screen.live()) == 1
+
+
+@pytest.mark.parametrize("edits_fail", [False, True])
+def test_a_message_that_cannot_be_edited_is_posted_anew(store: Store, edits_fail: bool) -> None:
+    svc, outcome = started(store)
+    screen = FakeScreen(edits_fail=edits_fail)
+    reconciler = Reconciler(svc)
+    asyncio.run(reconciler.reconcile(view_of(outcome), outcome.shown, screen))
+    view = view_of(outcome)
+    turn = view.turn
+    assert turn is not None
+    # the same person rolls (a 6 from Dice(3)? any roll): edit, or post when the edit fails
+    data = next(b.data for row in view.buttons for b in row)
+    press = parse_press(data)
+    assert press is not None
+    outcome = svc.press("chan", turn, press.game_id, press.version, press.intent)
+    asyncio.run(reconciler.reconcile(view_of(outcome), outcome.shown, screen))
+    assert len(screen.live()) == 1
+    stored = store.load(view.game_id)
+    assert stored is not None and stored.shown is not None
+    assert Notes.from_bytes(stored.shown.data).msg == screen.live()[0]
