@@ -173,7 +173,7 @@ class DiscordAdapter:
         async with self._busy():
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
             screen = InteractionScreen(self.client, interaction, None)
-            work = await self._quick(interaction, lambda: call(channel, user), thinking=True)
+            work = await self._quick(screen, lambda: call(channel, user))
             await self._answer(screen, work, fresh=fresh)
 
     # -- buttons ----------------------------------------------------------
@@ -191,22 +191,17 @@ class DiscordAdapter:
                 return
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
             work = await self._quick(
-                interaction,
+                screen,
                 lambda: self.service.press(
                     channel, user, press.game_id, press.version, press.intent
                 ),
-                thinking=False,
             )
             await self._answer(screen, work)
 
     # -- the work ---------------------------------------------------------
 
     async def _quick(
-        self,
-        interaction: discord.Interaction[Any],
-        call: Callable[[], Outcome],
-        *,
-        thinking: bool,
+        self, screen: InteractionScreen, call: Callable[[], Outcome]
     ) -> tuple[Outcome, TableView | None] | None:
         """The service call and the view it leads to (its picture drawn), off the event
         loop; the interaction is deferred if that is slower than :data:`QUICK`.
@@ -216,10 +211,7 @@ class DiscordAdapter:
             return await asyncio.wait_for(asyncio.shield(task), QUICK)
         except TimeoutError:
             pass
-        try:
-            await interaction.response.defer(thinking=thinking)
-        except discord.HTTPException as e:
-            log.info("an interaction could not be deferred: %s", e)
+        await screen.defer()
         return await task
 
     def _work(self, call: Callable[[], Outcome]) -> tuple[Outcome, TableView | None] | None:

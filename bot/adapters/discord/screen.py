@@ -161,6 +161,8 @@ class InteractionScreen(ChannelScreen):
     """The channel of an interaction: its answer shows the table where it can.
 
     ``pressed`` is the message whose button was pressed (None: a slash command).
+    Once Discord refuses an answer (too late: 10062; answered by another worker:
+    40060) the interaction is not tried again: the channel's REST it is.
     """
 
     def __init__(
@@ -169,6 +171,8 @@ class InteractionScreen(ChannelScreen):
         super().__init__(client, interaction.channel_id or 0)
         self.interaction = interaction
         self.pressed = pressed
+        #: Discord refused an answer: the interaction is not used any more
+        self._gone = False
         #: a followup was sent (or the original deleted): a "thinking…" is resolved
         self._followed = False
 
@@ -176,58 +180,78 @@ class InteractionScreen(ChannelScreen):
     def _response(self) -> discord.InteractionResponse[Any]:
         return self.interaction.response
 
+    def _open(self) -> bool:
+        """Does the interaction still wait for its first response?"""
+        return not self._gone and not self._response.is_done()
+
     def _thinking(self) -> bool:
         """Is a deferred command's public "thinking…" still waiting for its answer?"""
         return (
-            self._response.type == discord.InteractionResponseType.deferred_channel_message
+            not self._gone
+            and self._response.type == discord.InteractionResponseType.deferred_channel_message
             and not self._followed
         )
 
+    def _refused(self, e: discord.HTTPException, then: str) -> None:
+        self._gone = True
+        log.info("an interaction could not be answered (%s): %s", e, then)
+
+    async def defer(self) -> None:
+        """Take more time to answer: a press silently, a command with a public "thinking…"."""
+        if self._open():
+            try:
+                await self._response.defer(thinking=self.pressed is None)
+            except discord.HTTPException as e:
+                self._refused(e, "answering through the channel")
+
     async def edit(self, msg: str, view: TableView) -> bool:
-        if msg == self.pressed and not self._response.is_done():
+        if msg == self.pressed and self._open():
             try:
                 await self._response.edit_message(**fields(view, edit=True))
             except discord.HTTPException as e:
-                log.info("a press could not be answered (%s): editing through the channel", e)
+                self._refused(e, "editing through the channel")
             else:
                 return True
         return await super().edit(msg, view)
 
     async def post(self, view: TableView) -> str | None:
-        try:
-            if not self._response.is_done():
-                if self.pressed is None:
-                    # a command answered by the table itself
-                    answer = await self._response.send_message(**fields(view))
-                    if answer.message_id is not None:
-                        return str(answer.message_id)
-                    return str((await self.interaction.original_response()).id)
-                await self._response.defer()
-            # after a "thinking…" the first followup becomes that message
-            sent = await self.interaction.followup.send(**fields(view), wait=True)
-            self._followed = True
-            return str(sent.id)
-        except discord.HTTPException as e:
-            log.info("an interaction could not be answered (%s): posting in the channel", e)
+        if not self._gone:
+            try:
+                if not self._response.is_done():
+                    if self.pressed is None:
+                        # a command answered by the table itself
+                        answer = await self._response.send_message(**fields(view))
+                        if answer.message_id is not None:
+                            return str(answer.message_id)
+                        return str((await self.interaction.original_response()).id)
+                    await self._response.defer()
+                # after a "thinking…" the first followup becomes that message
+                sent = await self.interaction.followup.send(**fields(view), wait=True)
+                self._followed = True
+                return str(sent.id)
+            except discord.HTTPException as e:
+                self._refused(e, "posting in the channel")
         return await super().post(view)
 
     async def retire(self, msg: str) -> None:
-        if msg == self.pressed and not self._response.is_done():
+        if msg == self.pressed and self._open():
             try:
                 await self._response.edit_message(view=None)
             except discord.HTTPException as e:
-                log.info("a press could not be answered (%s): retiring through the channel", e)
+                self._refused(e, "retiring through the channel")
             else:
                 return
         await super().retire(msg)
 
     async def private(self, text: str) -> None:
-        """Tell the asker alone (a refusal, what a command did)."""
+        """Tell the asker alone (a refusal, what a command did), if Discord still lets us."""
         kwargs: dict[str, Any] = {
             "content": text[:CONTENT_LIMIT],
             "ephemeral": True,
             "allowed_mentions": NO_MENTIONS,
         }
+        if self._gone:
+            return
         try:
             if not self._response.is_done():
                 await self._response.send_message(**kwargs)
@@ -238,14 +262,13 @@ class InteractionScreen(ChannelScreen):
                 self._followed = True
             await self.interaction.followup.send(**kwargs)
         except discord.HTTPException as e:
-            log.info("an interaction could not be answered privately: %s", e)
+            self._refused(e, "the asker is not told")
 
     async def conclude(self, lines: Sequence[Text]) -> None:
         """Answer the interaction if the table did not: a press silently, a command
         with what it did (privately)."""
         if self.pressed is None:
-            if not self._response.is_done() or self._thinking():
+            if self._open() or self._thinking():
                 await self.private(describe(lines, CONTENT_LIMIT))
-            return
-        if not self._response.is_done():
-            await quietly(self._response.defer(), "acknowledging a press")
+        else:
+            await self.defer()
