@@ -222,6 +222,8 @@ class Message:
     edits: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     deleted: bool = False
+    #: when it was deleted (``time.monotonic()``), if it was
+    deleted_at: float | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -595,6 +597,30 @@ class FakeDiscord:
     def all_messages(self) -> list[Message]:
         return [m for m in self.messages.values() if not m.deleted]
 
+    def deleted_messages(self, channel_id: int | None = None) -> list[Message]:
+        """The messages of a channel that were deleted, in the order they were sent."""
+        cid = self.channel_id if channel_id is None else channel_id
+        return [m for m in self.messages.values() if m.channel_id == cid and m.deleted]
+
+    def call_counts(self, since: int = 0) -> dict[str, int]:
+        """How many REST calls of each kind the bot made (from ``calls[since]`` on),
+        e.g. ``{"POST message": 3, "PATCH message": 9, "callback 7": 9}``; refused
+        calls count too."""
+        kinds = (
+            (r"/channels/\d+/messages", "message"),
+            (r"/channels/\d+/messages/\d+", "message"),
+            (r"/webhooks/\d+/[^/]+(/messages/[^/]+)?", "webhook"),
+        )
+        out: dict[str, int] = {}
+        for call in self.calls[since:]:
+            if re.fullmatch(r"/interactions/\d+/[^/]+/callback", call.path):
+                kind = f"callback {(call.body or {}).get('type')}"
+            else:
+                what = next((k for rx, k in kinds if re.fullmatch(rx, call.path)), call.path)
+                kind = f"{call.method} {what}"
+            out[kind] = out.get(kind, 0) + 1
+        return dict(sorted(out.items()))
+
     # ------------------------------------------------------------------
     # injecting interactions
 
@@ -821,8 +847,10 @@ class FakeDiscord:
         content: str = "",
         description: str = "",
         buttons: list[list[tuple[str, str]]] | None = None,
+        author: Member | None = None,
     ) -> Message:
-        """A message the bot's application sent earlier (e.g. by a process before this one)."""
+        """A message the bot's application sent earlier (e.g. by a process before this one),
+        or, with ``author``, one a person wrote (chat between the game's messages)."""
         rows = [
             {
                 "type": 1,
@@ -835,7 +863,7 @@ class FakeDiscord:
         msg = Message(
             id=self.snowflake(),
             channel_id=channel_id,
-            author=self.bot_user,
+            author=author.user_json() if author is not None else self.bot_user,
             content=content,
             embeds=[{"type": "rich", "description": description}] if description else [],
             components=rows,
@@ -1504,7 +1532,7 @@ class FakeDiscord:
         msg = self._message_in(int(request.match_info["cid"]), int(request.match_info["mid"]))
         if msg.author["id"] != str(self.bot_id):
             raise DiscordError(403, 50013, "Missing Permissions")
-        msg.deleted = True
+        msg.deleted, msg.deleted_at = True, time.monotonic()
         return web.Response(status=204)
 
     async def _get_channel(self, request: web.Request) -> web.Response:
@@ -1615,6 +1643,8 @@ class FakeDiscord:
             inter.original_id = msg.id
             if type_ == 6:
                 return None
+            if msg.deleted:
+                raise DiscordError(404, 10008, "Unknown Message")
             self._edit_message(msg, data, files)
             return {"type": 7, "message": msg.json(self.guild_id)}
         raise _form_error({"type": f"invalid interaction callback type {type_}"})
@@ -1681,7 +1711,7 @@ class FakeDiscord:
     async def _delete_webhook_message(self, request: web.Request) -> web.Response:
         inter = self._interaction(request.match_info["token"], app=request.match_info["app"])
         msg = self._webhook_message(inter, request.match_info["mid"])
-        msg.deleted = True
+        msg.deleted, msg.deleted_at = True, time.monotonic()
         if msg.id == inter.original_id:
             inter.deferred_loading = False
         return web.Response(status=204)

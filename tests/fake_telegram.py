@@ -23,6 +23,9 @@ HTML captions and texts (well-formed, supported tags and entities), caption
 and text lengths, callback data of at most 64 bytes, edits of messages that
 exist ("message is not modified" too), each callback query answered once.
 
+Limits: with :attr:`FakeTelegram.group_limit` set, a message or edit over a
+group's limit is answered 429 with ``retry_after``, as Telegram does.
+
 Faults: :meth:`FakeTelegram.fail_next` makes the next calls of a method
 answer 429 with ``retry_after``; :meth:`FakeTelegram.delay_next` holds the next
 calls of a method a while (later calls overtake them, as on a real network).
@@ -54,6 +57,16 @@ CAPTION_LIMIT = 1024
 TEXT_LIMIT = 4096
 TOAST_LIMIT = 200
 CALLBACK_DATA_LIMIT = 64
+
+#: the methods Telegram counts in a group's limit of messages a minute
+GROUP_LIMITED = {
+    "sendmessage",
+    "sendphoto",
+    "editmessagetext",
+    "editmessagemedia",
+    "editmessagecaption",
+    "editmessagereplymarkup",
+}
 
 #: form fields that carry JSON (python-telegram-bot encodes non-strings as JSON)
 JSON_FIELDS = {
@@ -373,6 +386,9 @@ class FakeTelegram:
         self._next_message: dict[int, int] = {}
         self._faults: dict[str, list[ApiError]] = {}
         self._delays: dict[str, list[float]] = {}
+        #: Telegram's limit in a group: at most this many messages or edits in any
+        #: this many seconds (None: not kept); a call over it is answered 429
+        self.group_limit: tuple[int, float] | None = None
         self._poll_generation = 0
         self._activity = asyncio.Event()
         self._closing = False
@@ -461,7 +477,7 @@ class FakeTelegram:
         try:
             if token != self.token:
                 raise ApiError(401, "Unauthorized")
-            fault = self._take_fault(method)
+            fault = self._take_fault(method) or self._over_limit(method, params)
             if fault is not None:
                 raise fault
             delays = self._delays.get(method.lower())
@@ -496,6 +512,41 @@ class FakeTelegram:
         return web.json_response(body, status=call.status)
 
     # -- faults -----------------------------------------------------------
+
+    def group_calls(self, chat_id: int) -> list[Call]:
+        """The messages and edits that took effect in a group, in order."""
+        return [
+            c
+            for c in self.calls
+            if c.method.lower() in GROUP_LIMITED and c.ok and c.chat_id == chat_id
+        ]
+
+    def busiest(self, chat_id: int, period: float) -> int:
+        """The most messages and edits in the group within any ``period`` seconds."""
+        times = [c.at for c in self.group_calls(chat_id)]
+        most, first = 0, 0
+        for last, t in enumerate(times):
+            while times[first] <= t - period:
+                first += 1
+            most = max(most, last - first + 1)
+        return most
+
+    def _over_limit(self, method: str, params: dict[str, Any]) -> ApiError | None:
+        chat_id = params.get("chat_id")
+        if (
+            self.group_limit is None
+            or method.lower() not in GROUP_LIMITED
+            or not isinstance(chat_id, int)
+            or chat_id >= 0
+        ):
+            return None
+        rate, period = self.group_limit
+        now = time.monotonic()
+        recent = [c.at for c in self.group_calls(chat_id) if c.at > now - period]
+        if len(recent) < rate:
+            return None
+        wait = max(1, int(recent[-rate] + period - now + 0.999))
+        return ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 
     def fail_next(self, method: str, times: int = 1, retry_after: int = 1) -> None:
         """Answer the next ``times`` calls of ``method`` with 429 Too Many Requests.

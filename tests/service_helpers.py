@@ -76,7 +76,8 @@ def reply_of(outcome: Outcome, *, render: bool = False) -> Reply:
                 r.image, r.image_kind = table_view(game).image, "board"
         return r
     assert game is not None
-    view = table_view(game, outcome.happened)
+    # the whole story (a caption tells only the latest lines of it)
+    view = table_view(game, outcome.happened, max_story=None)
     return Reply(
         list(view.lines),
         channel=game.channel,

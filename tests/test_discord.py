@@ -259,10 +259,14 @@ class Harness:
         channel_id: int | None = None,
         **options: Any,
     ) -> tuple[str, Message]:
-        """``/ludo new`` by ``host``, Join by ``others``, Add computer: the lobby message."""
+        """``/ludo new`` by ``host``, Join by ``others``, Add computer: the lobby message
+        (posted in the channel; the host is told privately)."""
         inter, new = await self.command(host, "new", channel_id=channel_id, **options)
-        assert inter.callback.type == 4, inter.callback
-        (lobby,) = new
+        assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+        (told,) = [m for m in new if m.ephemeral]
+        assert told.visible_to == host.id and told.content.startswith("You opened a game")
+        (lobby,) = [m for m in new if not m.ephemeral]
+        assert lobby.interaction_id is None and lobby.pinged_users == set()
         game_id = game_id_of(lobby)
         for m in others:
             await self.press(m, lobby, "Join", settle=game_id)
@@ -363,6 +367,25 @@ def one_line(text: str) -> bool:
     return bool(text.strip()) and "\n" not in text.strip()
 
 
+def boards(h: Harness, channel_id: int) -> list[Message]:
+    """The channel's visible messages that show a picture (boards and standings)."""
+    return [m for m in h.fake.public_messages(channel_id) if m.embed_image() is not None]
+
+
+def check_one_table(h: Harness, game_id: str, channel_id: int) -> Message:
+    """While a game runs: exactly one message of it with buttons, the table, and it is
+    the newest message of the channel and its only board."""
+    game = h.game(game_id)
+    msg = h.fake.latest_with_buttons(channel_id)
+    assert msg is not None and version_of(msg) == {game.version}
+    assert h.live(channel_id, game_id) == [msg], "one message with working buttons"
+    assert h.table(game_id) is msg
+    assert h.fake.public_messages(channel_id)[-1] is msg, "the table is the newest message"
+    assert boards(h, channel_id) == [msg], "exactly one board on screen"
+    check_board(msg, game)
+    return msg
+
+
 async def play_with_buttons(
     h: Harness,
     game_id: str,
@@ -376,11 +399,23 @@ async def play_with_buttons(
     """The person on turn presses a button of the table until the game is over.
 
     The same person going on: the table is edited in place (the press answered by the
-    edit, type 7).  The turn passing on: a new table (the press deferred, type 6, and
-    answered by a followup) that pings the next person, and the old one loses its
-    buttons.  ``slow``: every press was deferred first (type 6)."""
+    edit, type 7).  The turn passing on: the press acknowledged (type 6), a new table
+    posted in the channel (no interaction's followup) that pings the next person, and
+    the old one deleted.  The game over: the table edited into the final board without
+    buttons (type 7), the standings posted below it.  ``slow``: every press was
+    deferred first (type 6).  Between presses exactly one message of the game has
+    buttons, the newest board, the only one on screen."""
     fake = h.fake
-    stats = {"presses": 0, "in_place": 0, "new": 0, "computer_summaries": 0}
+    stats = {
+        "presses": 0,
+        "in_place": 0,
+        "new": 0,
+        "computer_summaries": 0,
+        "pings_of_causer": 0,
+        "pings_of_next": 0,
+        #: the most messages the channel showed between presses
+        "most_visible": 0,
+    }
     while h.game(game_id).status == PLAYING:
         assert stats["presses"] < max_presses, "the game does not end"
         if stop_after is not None and stats["presses"] >= stop_after:
@@ -388,51 +423,60 @@ async def play_with_buttons(
         game = h.game(game_id)
         member = h.on_turn(game_id)
         assert member is not None, "a person must be on turn when the bot waits"
-        msg = fake.latest_with_buttons(channel_id)
-        assert msg is not None and version_of(msg) == {game.version}
-        assert h.live(channel_id, game_id) == [msg], "one message with working buttons"
-        assert h.table(game_id) is msg
-        check_board(msg, game)
+        msg = check_one_table(h, game_id, channel_id)
+        stats["most_visible"] = max(stats["most_visible"], len(fake.public_messages(channel_id)))
         button = rng.choice(msg.buttons())
         actions_before = len(game.actions)
         inter, new = await h.press(member, msg, custom_id=button["custom_id"], settle=game_id)
         stats["presses"] += 1
         assert not [m for m in new if m.ephemeral], "a valid press is not refused"
+        stats["pings_of_causer"] += sum(member.id in m.pinged_users for m in new)
         after = h.game(game_id)
         assert len(after.actions) > actions_before, "the press changed nothing"
         assert len(new) <= 1, f"one message per press at most, got {len(new)}"
-        if new:
+        pressed = fake.messages[msg.id]
+        if after.status == OVER:
+            # the table becomes the final board (answered by that edit), the standings below
+            assert inter.callback.type == (6 if slow else 7), inter.callback
+            (standings,) = new
+            assert standings.interaction_id is None
+            check_board(standings, after, kind="standings.png")
+            assert standings.description.strip().startswith("Game over"), standings.description
+            assert not pressed.deleted and pressed.buttons() == []
+            check_board(pressed, after)
+            assert fake.public_messages(channel_id)[-2:] == [pressed, standings]
+            assert standings.pinged_users == set() and pressed.pinged_users <= {member.id}
+            told = pressed.description
+        elif new:
             stats["new"] += 1
             (board,) = new
             assert inter.callback.type == 6, inter.callback
-            # the pressed message keeps its picture but loses its buttons
-            assert fake.messages[msg.id].buttons() == []
-            assert fake.messages[msg.id].embed_image() is not None
-            assert board.interaction_id == inter.id
-            if after.status == OVER:
-                check_board(board, after, kind="standings.png")
-                assert "Game over" in board.description
-            else:
-                check_board(board, after)
-            # the new message notifies the player now on turn (unless that is the presser)
+            # a plain channel message (no reply to the deleted table); the old one is gone
+            assert board.interaction_id is None and board.type == 0
+            assert pressed.deleted, "the old table stays on screen"
+            check_board(board, after)
+            # the new message notifies the player now on turn, who is not the presser
             turn = h.on_turn(game_id)
-            assert board.pinged_users == ({turn.id} if turn not in (None, member) else set())
+            assert turn is not None and turn is not member, "a new table, the same player"
+            assert board.pinged_users == {turn.id}
+            stats["pings_of_next"] += 1
             lines = board.description.split("\n")
             if any(line.startswith("Computer (") for line in lines) and any(
                 member.display_name in line for line in lines
             ):
                 stats["computer_summaries"] += 1
+            told = board.description
         else:
             stats["in_place"] += 1
             assert inter.callback.type == (6 if slow else 7), inter.callback
-            edited = fake.messages[msg.id]
-            assert edited.edits >= 1
-            check_board(edited, after)
-            assert edited.content == f"<@{member.id}>", "the same player goes on"
-            assert edited.pinged_users <= {member.id}, "an edit notifies nobody new"
-        # what the presser did is told (their roll, move or pass)
-        told = (new[0] if new else fake.messages[msg.id]).description
-        assert member.display_name in told, told
+            assert pressed.edits >= 1 and not pressed.deleted
+            check_board(pressed, after)
+            assert pressed.content == f"<@{member.id}>", "the same player goes on"
+            assert pressed.pinged_users <= {member.id}, "an edit notifies nobody new"
+            told = pressed.description
+        # what the presser did is told (their roll, move or pass): a caption cut short
+        # keeps its first line
+        assert member.display_name in told.split("\n")[0], told
     return stats
 
 
@@ -516,29 +560,51 @@ async def test_start_syncs_commands_and_keeps_old_buttons_working(
 # whole games
 
 
+def figures(h: Harness, channel_id: int, since: int, **counts: int) -> dict[str, Any]:
+    """What a game left in the channel and what it cost, for the record."""
+    visible = [
+        m for m in h.fake.public_messages(channel_id) if m.author["id"] == str(h.fake.bot_id)
+    ]
+    out: dict[str, Any] = {
+        "visible": len(visible),
+        "with_buttons": sum(bool(m.buttons()) for m in visible),
+        "deleted": len(h.fake.deleted_messages(channel_id)),
+        **counts,
+        "rest": h.fake.call_counts(since),
+    }
+    print(f"\nfigures: {out}")
+    return out
+
+
 async def test_whole_game_with_buttons(h_any: Harness, fake: FakeDiscord) -> None:
     h = h_any
     await h.start(seed=11)
+    since = len(fake.calls)
     game_id, lobby = await h.lobby(ANA, BEN, computers=2)
     assert lobby.labels() == ["Join", "Leave", "Add computer", "Remove computer", "Start"]
     assert "A computer player sat down" in lobby.description and "4/4" in lobby.description
     assert lobby.content == "" and lobby.allowed_mentions == {"parse": []}
+    assert h.table(game_id) is lobby and fake.public_messages() == [lobby]
 
     inter, new = await h.press(ANA, lobby, "Start", settle=game_id)
-    # the lobby becomes a board: a new table message, and the lobby loses its buttons
+    # the lobby becomes a board: a new table in the channel, and the lobby is deleted
     assert inter.callback.type == 6
     game = h.game(game_id)
     assert game.status == PLAYING
     (board,) = new
     assert "classic Ludo begins" in board.description
-    assert board.interaction_id == inter.id and h.table(game_id) is board
-    assert fake.messages[lobby.id].buttons() == []
+    assert board.interaction_id is None and h.table(game_id) is board
+    assert fake.messages[lobby.id].deleted and fake.public_messages() == [board]
+    # the first person on turn is notified, unless it is Ana, who pressed Start
+    first = h.on_turn(game_id)
+    assert board.pinged_users == ({first.id} if first not in (None, ANA) else set())
 
     stats = await play_with_buttons(h, game_id, fake.channel_id, random.Random(11))
 
     game = h.game(game_id)
     assert game.status == OVER
-    last = fake.public_messages()[-1]
+    final, last = fake.public_messages()
+    assert final.embed_image()[0] == "board.png" and final.buttons() == []  # type: ignore[index]
     assert last.embed_image()[0] == "standings.png"  # type: ignore[index]
     assert "Game over" in last.description and last.buttons() == []
     assert engine.replay(game.record()) == game.state
@@ -546,6 +612,16 @@ async def test_whole_game_with_buttons(h_any: Harness, fake: FakeDiscord) -> Non
     # computers played between the two people, told in the one message that followed
     assert stats["computer_summaries"] >= 1, stats
     assert stats["in_place"] >= 1 and stats["new"] >= 1, stats
+    # a quiet chat: the final board and the standings left, nobody pinged by their own
+    # press, every passing turn pinged its player once
+    assert stats["most_visible"] == 1, stats
+    assert stats["pings_of_causer"] == 0 and stats["pings_of_next"] == stats["new"], stats
+    got = figures(h, fake.channel_id, since, **stats)
+    assert got["visible"] == 2 and got["with_buttons"] == 0, got
+    # every table but the last was deleted (the lobby, and one per passing turn)
+    assert got["deleted"] == 1 + stats["new"], got
+    # no press was answered by an interaction's followup: new tables are channel messages
+    assert not any(k.endswith("webhook") for k in got["rest"]), got
     h.check_clean()
 
 
@@ -553,27 +629,38 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
     h: Harness, fake: FakeDiscord
 ) -> None:
     await h.start(seed=5)
-    inter, (lobby,) = await h.command(ANA, "new", rules="italian", pieces_to_win=2, timer=0)
+    since = len(fake.calls)
+    inter, new = await h.command(ANA, "new", rules="italian", pieces_to_win=2, timer=0)
+    # the command is answered privately; the lobby is a plain message of the channel
+    assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+    (lobby,) = [m for m in new if not m.ephemeral]
+    assert lobby.interaction_id is None
     game_id = game_id_of(lobby)
+    assert h.table(game_id) is lobby
     game = h.game(game_id)
     assert (game.rules, game.options.get("pieces_to_win"), game.timer) == ("italian", 2, 0)
     # the lobby is edited in place; the command is answered privately with what it did
     inter, (joined,) = await h.command(BEN, "join", settle=game_id)
     assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
-    assert joined.ephemeral and joined.visible_to == BEN.id and "Ben joined" in joined.content
+    assert joined.ephemeral and joined.visible_to == BEN.id and joined.content == "You joined."
     assert "Ben joined" in fake.messages[lobby.id].description
     assert h.table(game_id) is lobby
     for _ in range(2):
         await h.press(ANA, lobby, "Add computer", settle=game_id)
-    # the lobby becomes a board: the command is answered by the new table itself
-    inter, (started,) = await h.command(ANA, "start", settle=game_id)
-    assert inter.callback.type == 4 and not started.ephemeral
-    assert "italian Ludo begins" in started.description
-    assert h.table(game_id) is started and lobby.buttons() == []
+    # the lobby becomes a board: posted in the channel, the lobby deleted, Ana told
+    inter, new = await h.command(ANA, "start", settle=game_id)
+    assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+    (told,) = [m for m in new if m.ephemeral]
+    (started,) = [m for m in new if not m.ephemeral]
+    assert told.visible_to == ANA.id and "italian Ludo begins" in told.content
+    assert "italian Ludo begins" in started.description.split("\n")[0]
+    assert started.interaction_id is None
+    assert h.table(game_id) is started and lobby.deleted
+    assert fake.public_messages() == [started]
 
     checked_others = 0
     commands = 0
-    answers = {"private": 0, "table": 0}
+    stats = {"in_place": 0, "new": 0, "pings_of_causer": 0, "most_visible": 0}
     while h.game(game_id).status == PLAYING:
         assert commands < 1500, "the game does not end"
         game = h.game(game_id)
@@ -582,6 +669,8 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
         other = BEN if member is ANA else ANA
         state = game.state
         assert state is not None
+        before = check_one_table(h, game_id, fake.channel_id)
+        stats["most_visible"] = max(stats["most_visible"], len(fake.public_messages()))
         if state.phase == "roll":
             inter, new = await h.command(member, "roll", settle=game_id)
         else:
@@ -606,28 +695,94 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
                 member, "move", piece=random.Random(commands).choice(movable), settle=game_id
             )
         commands += 1
-        assert inter.callback.type == 4, inter.callback
-        (msg,) = new
+        # every command is answered privately, with what the asker did
+        assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+        (ack,) = [m for m in new if m.ephemeral]
+        assert ack.visible_to == member.id and ack.content.startswith("You "), ack.content
+        assert ack.pinged_users == set()
+        public = [m for m in new if not m.ephemeral]
+        stats["pings_of_causer"] += sum(member.id in m.pinged_users for m in public)
         after = h.game(game_id)
         table = h.table(game_id)
-        if msg.ephemeral:
-            # the same player goes on: the table edited in place, the asker told privately
-            answers["private"] += 1
-            assert msg.visible_to == member.id and member.display_name in msg.content
-            assert table.id != msg.id and table.interaction_id != inter.id
+        assert table.interaction_id is None, "the table is no answer to a command"
+        if after.status == OVER:
+            # the table becomes the final board, the standings below it
+            (standings,) = public
+            assert table is standings and not before.deleted and before.buttons() == []
+            check_board(before, after)
+            check_board(standings, after, kind="standings.png")
+            assert fake.public_messages()[-2:] == [before, standings]
+        elif public:
+            # the turn passed on: a new table at the bottom pings the next player
+            stats["new"] += 1
+            (board,) = public
+            assert table is board and before.deleted
+            turn = h.on_turn(game_id)
+            assert turn is not None and turn is not member
+            assert board.pinged_users == {turn.id}
+            check_board(board, after)
         else:
-            # the turn passed on: the answer is the new table
-            answers["table"] += 1
-            assert msg.interaction_id == inter.id and table is msg
-        check_board(table, after, kind="standings.png" if after.status == OVER else "board.png")
-        assert member.display_name in table.description
+            # the same player goes on: the table edited in place
+            stats["in_place"] += 1
+            assert table is before and table.edits >= 1
+            check_board(table, after)
         assert h.live(fake.channel_id, game_id) == ([table] if after.status == PLAYING else [])
 
     game = h.game(game_id)
     assert game.status == OVER
     assert engine.replay(game.record()) == game.state
     assert checked_others == 3
-    assert answers["private"] >= 1 and answers["table"] >= 1, answers
+    assert stats["in_place"] >= 1 and stats["new"] >= 1, stats
+    assert stats["most_visible"] == 1 and stats["pings_of_causer"] == 0, stats
+    got = figures(h, fake.channel_id, since, commands=commands, **stats)
+    assert got["visible"] == 2 and got["with_buttons"] == 0, got
+    # the interactions only ever answered privately: no webhook followups, no UPDATE
+    assert set(got["rest"]) <= {"DELETE message", "PATCH message", "POST message"} | {
+        "callback 4",
+        "callback 7",
+        "callback 8",
+    }, got
+    h.check_clean()
+
+
+async def test_board_command_moves_the_table_to_the_bottom(h: Harness, fake: FakeDiscord) -> None:
+    """``/ludo board`` after people chatted: the table posted anew below the chat, the old
+    one deleted (no copy is left), nobody pinged, the asker told privately; the new table's
+    buttons work."""
+    await h.start(seed=31)
+    game_id, lobby = await h.lobby(ANA, BEN)
+    # in the lobby too: the lobby moves down
+    chat = fake.plant_message(fake.channel_id, content="who else joins?", author=CID)
+    inter, new = await h.command(CID, "board", settle=game_id)
+    (moved,) = [m for m in new if not m.ephemeral]
+    assert lobby.deleted and fake.public_messages() == [chat, moved] and h.table(game_id) is moved
+    assert moved.labels() == lobby.labels() and moved.pinged_users == set()
+    await h.press(ANA, moved, "Start", settle=game_id)
+
+    for asker in (CID, ANA, BEN):
+        old = check_one_table(h, game_id, fake.channel_id)
+        turn = h.on_turn(game_id)
+        assert turn is not None
+        said = fake.plant_message(fake.channel_id, content="nice move", author=CID)
+        assert fake.public_messages()[-2:] == [old, said]
+        before = len(fake.public_messages())
+        inter, new = await h.command(asker, "board", settle=game_id)
+        assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+        (told,) = [m for m in new if m.ephemeral]
+        assert told.visible_to == asker.id and told.content
+        (board,) = [m for m in new if not m.ephemeral]
+        assert old.deleted and h.table(game_id) is board
+        assert fake.public_messages()[-2:] == [said, board], "the table is the newest"
+        assert len(fake.public_messages()) == before, "one board before, one after"
+        assert boards(h, fake.channel_id) == [board]
+        # it names the player on turn, yet pings nobody: the turn did not pass
+        assert board.content == f"<@{turn.id}>" and board.pinged_users == set()
+        assert board.interaction_id is None and version_of(board) == version_of(old)
+        check_board(board, h.game(game_id))
+        # its buttons work
+        rolled = len(h.game(game_id).actions)
+        await h.press(turn, board, custom_id=board.custom_ids()[0], settle=game_id)
+        assert len(h.game(game_id).actions) > rolled
     h.check_clean()
 
 
@@ -748,7 +903,8 @@ async def test_a_move_saved_but_not_shown_appears_on_the_next_press(
         assert version_of(table) == {after.version}
         check_board(table, after)
         if table is not msg:
-            assert msg.buttons() == []
+            # the turn had passed: the new table at the bottom, the pressed one deleted
+            assert msg.deleted and fake.public_messages()[-1] is table
 
         await play_with_buttons(h, game_id, fake.channel_id, random.Random(21), stop_after=4)
         assert h.game(game_id).rev > after.rev
@@ -793,9 +949,10 @@ async def test_a_press_answered_too_late_is_still_shown(h: Harness, fake: FakeDi
         else:
             shown["new"] += 1
             assert table.interaction_id is None, "posted through the channel"
-            assert msg.buttons() == []
+            assert msg.deleted and fake.public_messages() == [table]
             turn = h.on_turn(game_id)
-            assert table.pinged_users == ({turn.id} if turn not in (None, member) else set())
+            assert turn is not None and turn is not member
+            assert table.pinged_users == {turn.id}
     assert shown["in_place"] >= 1 and shown["new"] >= 1, shown
     h.check_clean(skip=late, refusals=lambda call, body: body.get("code") in (10062, 10015))
 
@@ -857,13 +1014,15 @@ async def test_refused_clicks_are_ephemeral_and_change_nothing(
     assert member is not None
     other = BEN if member is ANA else ANA
 
-    # /ludo board posts the table anew, with the buttons of the turn; the old one loses them
+    # /ludo board posts the table anew, with the buttons of the turn; the old one goes
     main = fake.latest_with_buttons()
     assert main is not None
-    inter, (board,) = await h.command(member, "board", settle=game_id)
-    assert inter.callback.type == 4 and board.interaction_id == inter.id
+    inter, new = await h.command(member, "board", settle=game_id)
+    assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
+    (board,) = [m for m in new if not m.ephemeral]
+    assert board.interaction_id is None and board.pinged_users == set()
     assert board.buttons() and version_of(board) == {h.game(game_id).version}
-    assert main.buttons() == [] and h.table(game_id) is board
+    assert main.deleted and h.table(game_id) is board
     check_board(board, h.game(game_id))
     # once the player acts, the buttons of this version are outdated
     outdated = board.custom_ids()
@@ -903,12 +1062,14 @@ async def test_refused_clicks_are_ephemeral_and_change_nothing(
         assert says in answer.content, (what, answer.content)
         assert answer.allowed_mentions is not None and answer.allowed_mentions.get("parse") == []
         assert answer.pinged_users == set()
-        assert len(fake.public_messages()) == public_before, what
         assert h.stored(game_id) == stored, what
         assert h.stored(thread_game) == stored_thread, what
         if what == "outdated":
-            # the outdated buttons go; the table keeps the working ones
-            assert stale.buttons() == []
+            # the stale copy goes; the table keeps the working buttons
+            assert stale.deleted
+            assert len(fake.public_messages()) == public_before - 1
+        else:
+            assert len(fake.public_messages()) == public_before, what
         assert h.live(fake.channel_id, game_id) == [current], what
     assert other in (ANA, BEN)
     h.check_clean()
@@ -942,7 +1103,10 @@ async def test_double_click_applies_once(h: Harness, fake: FakeDiscord) -> None:
     after = h.game(game_id)
     assert after.rev == before.rev + 1, "applied once"
     assert len(after.actions) > len(before.actions)
-    h.check_clean()
+    table = h.table(game_id)
+    assert h.live(fake.channel_id, game_id) == [table] and boards(h, fake.channel_id) == [table]
+    # the outdated press may find its message deleted already (the turn passed)
+    h.check_clean(refusals=lambda call, body: call.method == "DELETE" and body.get("code") == 10008)
 
 
 async def test_help_and_rules_are_private(h: Harness, fake: FakeDiscord) -> None:
@@ -1010,11 +1174,12 @@ async def play_with_mention_names(h: Harness, fake: FakeDiscord) -> str:
 async def test_mention_like_names_never_ping(h: Harness, fake: FakeDiscord) -> None:
     await play_with_mention_names(h, fake)
     players = {m.id for m in h.extra_members}
-    messages = fake.all_messages()
+    messages = list(fake.messages.values())  # the deleted ones too
     assert len(messages) > 10
     for msg in messages:
-        # every version of every message said who may be pinged: nobody, or one player
-        for body in msg.history:
+        # every version of every message said who may be pinged: nobody, or one player,
+        # and an edit nobody (Discord does not notify on edits: only a new table may ping)
+        for k, body in enumerate(msg.history):
             if not (body.get("content") or body.get("embeds")):
                 continue
             am = body.get("allowed_mentions")
@@ -1024,6 +1189,7 @@ async def test_mention_like_names_never_ping(h: Harness, fake: FakeDiscord) -> N
             assert len(user_ids(am)) <= 1 and user_ids(am) <= players, am
             if user_ids(am):
                 assert body.get("content") == f"<@{user_ids(am).pop()}>"
+                assert k == 0, f"an edit of message {msg.id} allows a ping: {am}"
         assert not msg.pinged_everyone and not msg.pinged_roles, msg.content
         assert msg.pinged_users <= user_ids(msg.ping_allowed_mentions)
         if msg.pinged_users:
@@ -1035,11 +1201,12 @@ async def test_mention_like_names_never_ping(h: Harness, fake: FakeDiscord) -> N
 
 async def test_mention_like_names_are_shown_escaped(h: Harness, fake: FakeDiscord) -> None:
     await play_with_mention_names(h, fake)
-    seen = "\n".join(t for m in fake.all_messages() for t in m.shown_texts())
+    messages = list(fake.messages.values())  # the deleted ones too
+    seen = "\n".join(t for m in messages for t in m.shown_texts())
     # the names are there, as text
     assert "@\u200beveryone opened a game" in seen
     assert "123456789012345678" in seen and "999" in seen and "123" in seen
-    for msg in fake.all_messages():
+    for msg in messages:
         for text in msg.shown_texts():
             if re.fullmatch(r"<@\d+>", text):
                 continue  # the content: the mention of the player on turn
@@ -1066,27 +1233,32 @@ async def test_end_needs_creator_or_manage_messages(h: Harness, fake: FakeDiscor
     assert "Only Ana or a moderator can end the game" in refusal.content
     assert h.stored(game_id) == stored
 
-    # Mo is not in the game but may manage messages (permission bit 1 << 13)
+    # Mo is not in the game but may manage messages (permission bit 1 << 13): told
+    # privately, the table edited in place into the last board, without buttons
     board_buttons = board.custom_ids()
-    inter, (ended,) = await h.command(MOD, "end")
-    assert inter.callback.type == 4 and not ended.ephemeral
-    assert "Mo ended the game." in ended.description
+    inter, (told,) = await h.command(MOD, "end")
+    assert inter.callback.type == 4 and told.ephemeral and told.visible_to == MOD.id
+    assert told.content == "You ended the game."
+    ended = fake.messages[board.id]
+    assert not ended.deleted and h.table(game_id) is ended
+    assert "Mo ended the game." in ended.description and ended.embed_image() is not None
     assert ended.content == "" and ended.allowed_mentions == {"parse": []}
     assert h.game(game_id).status == ENDED
     assert h.store.channel_game(f"dc:{fake.channel_id}") is None
+    assert fake.public_messages() == [ended]
 
     # the old board's buttons are gone; one left on a message (a lost edit) is dead
     assert board.buttons() == [] and h.live(fake.channel_id, game_id) == []
     left = fake.plant_message(fake.channel_id, buttons=[[("Roll", board_buttons[0])]])
     inter, (dead,) = await h.press(BEN, left, custom_id=board_buttons[0])
     assert dead.ephemeral and "This game is over" in dead.content
-    assert left.buttons() == []
+    assert left.deleted and fake.public_messages() == [ended]
 
     # and the channel is free: a new lobby, which its creator can end (the lobby says so
     # in place, the creator is told privately)
     _game2, lobby2 = await h.lobby(BEN)
     inter, (ended2,) = await h.command(BEN, "end")
-    assert ended2.ephemeral and "Ben ended the game." in ended2.content
+    assert ended2.ephemeral and ended2.content == "You ended the game."
     assert "Ben ended the game." in lobby2.description and lobby2.buttons() == []
     assert h.store.channel_game(f"dc:{fake.channel_id}") is None
     h.check_clean()
@@ -1116,7 +1288,7 @@ async def test_buttons_of_an_ended_lobby_say_the_game_is_over(
     _game_id, lobby = await h.lobby(ANA)
     join = lobby.button("Join")["custom_id"]
     inter, (told,) = await h.command(ANA, "end")
-    assert inter.callback.type == 4 and told.ephemeral and "Ana ended the game." in told.content
+    assert inter.callback.type == 4 and told.ephemeral and told.content == "You ended the game."
     # the lobby says so, without buttons
     assert "Ana ended the game." in lobby.description and lobby.buttons() == []
     # a Join left on some message (an edit that never arrived) says the game is over
@@ -1124,6 +1296,7 @@ async def test_buttons_of_an_ended_lobby_say_the_game_is_over(
     _inter, (answer,) = await h.press(BEN, left, "Join")
     assert answer.ephemeral and answer.visible_to == BEN.id
     assert "This game is over" in answer.content, answer.content
+    assert left.deleted and fake.public_messages() == [lobby]
     h.check_clean()
 
 
@@ -1150,9 +1323,13 @@ async def test_games_in_threads_are_their_own(h: Harness, fake: FakeDiscord) -> 
     # the channel's game did not move
     assert h.game(in_channel).status == LOBBY
     assert [m.id for m in fake.public_messages(fake.channel_id)] == [channel_lobby.id]
-    # /ludo board in the thread shows the thread's game
-    _inter, (board,) = await h.command(BEN, "board", channel_id=fake.thread_id)
+    # /ludo board in the thread moves the thread's game to the bottom
+    before = h.table(in_thread)
+    _inter, new = await h.command(BEN, "board", channel_id=fake.thread_id)
+    (board,) = [m for m in new if not m.ephemeral]
     assert board.channel_id == fake.thread_id and game_id_of(board) == in_thread
+    assert before.deleted and fake.public_messages(fake.thread_id) == [board]
+    assert [m.id for m in fake.public_messages(fake.channel_id)] == [channel_lobby.id]
     h.check_clean()
 
 
@@ -1167,9 +1344,13 @@ async def test_slow_service_defers_and_answers_later(
     monkeypatch.setattr(discord_adapter, "QUICK", 0.0)
     await h.start(seed=12)
     inter, new = await h.command(ANA, "new")
-    assert inter.callback.type == 5
-    (lobby,) = new
-    assert lobby.id == inter.original_id and not lobby.loading and not lobby.ephemeral
+    # a private "thinking…", replaced by the private answer; the lobby in the channel
+    assert inter.callback.type == 5 and inter.callback.data["flags"] & EPHEMERAL
+    (told,) = [m for m in new if m.ephemeral]
+    assert told.id == inter.original_id and not told.loading and told.visible_to == ANA.id
+    assert told.content == "You opened a game of classic Ludo."
+    (lobby,) = [m for m in new if not m.ephemeral]
+    assert lobby.interaction_id is None
     assert "Ana opened a game" in lobby.description and lobby.buttons()
     game_id = game_id_of(lobby)
 
@@ -1182,10 +1363,19 @@ async def test_slow_service_defers_and_answers_later(
     assert inter.callback.type == 6
     await play_with_buttons(h, game_id, fake.channel_id, random.Random(12), stop_after=3, slow=True)
 
+    # a deferred command acts on the table too: /ludo board moves it, the asker is told
+    old = h.table(game_id)
+    inter, new = await h.command(BEN, "board", settle=game_id)
+    assert inter.callback.type == 5 and inter.callback.data["flags"] & EPHEMERAL
+    (told,) = [m for m in new if m.ephemeral]
+    assert told.id == inter.original_id and told.visible_to == BEN.id and told.content
+    (board,) = [m for m in new if not m.ephemeral]
+    assert h.table(game_id) is board and old.deleted and boards(h, fake.channel_id) == [board]
+
     # a refused command must stay private even when it was deferred
     inter, new = await h.command(BEN, "join")
-    assert inter.callback.type == 5
-    # the public "thinking…" goes away and a private answer follows
+    assert inter.callback.type == 5 and inter.callback.data["flags"] & EPHEMERAL
+    # the private "thinking…" becomes the private answer
     await fake.wait_for(
         lambda: any(m.interaction_id == inter.id for m in fake.all_messages()),
         5,
@@ -1212,7 +1402,7 @@ async def test_timer_replies_are_posted_in_the_channel(h: Harness, fake: FakeDis
         game_id, lobby = await h.lobby(ANA, BEN, channel_id=channel_id, timer=10)
         await h.press(ANA, lobby, "Start", settle=game_id)
         games[channel_id] = game_id
-    before = {c: len(fake.public_messages(c)) for c in games}
+    before = {c: h.table(g) for c, g in games.items()}
     on_turn = {c: h.on_turn(g) for c, g in games.items()}
 
     clock.advance(11)
@@ -1221,7 +1411,7 @@ async def test_timer_replies_are_posted_in_the_channel(h: Harness, fake: FakeDis
     try:
         for channel_id, game_id in games.items():
             await fake.wait_for(
-                lambda cid=channel_id: len(fake.public_messages(cid)) > before[cid],  # type: ignore[misc]
+                lambda cid=channel_id: fake.public_messages(cid)[-1] is not before[cid],  # type: ignore[misc]
                 10,
                 f"the timer's message in {channel_id}",
             )
@@ -1234,9 +1424,10 @@ async def test_timer_replies_are_posted_in_the_channel(h: Harness, fake: FakeDis
             await h.quiet()
             assert h.table(game_id) is msg
             check_board(msg, h.game(game_id))
-            # the next player is notified
+            # the next player is notified; the old table is gone
             turn = h.on_turn(game_id)
             assert turn is not None and turn is not who and msg.pinged_users == {turn.id}
+            assert before[channel_id].deleted and boards(h, channel_id) == [msg]
     finally:
         stop.set()
         await timers

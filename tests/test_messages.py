@@ -24,7 +24,11 @@ SOURCE = (
 
 
 def used_keys() -> set[str]:
-    keys = set(re.findall(r'"((?:lobby|game|turn|ev|timer|btn|rules|refuse)\.[a-z_]+)"', SOURCE))
+    keys = set(
+        re.findall(
+            r'"((?:lobby|game|turn|ev|timer|btn|rules|refuse|you|caption)\.[a-z_]+)"', SOURCE
+        )
+    )
     keys |= {f"rules.{r}" for r in ("classic", "tower", "italian", "super")}
     return keys - {"timer.not_due"}  # internal: never shown
 

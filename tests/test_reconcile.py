@@ -14,7 +14,7 @@ from bot.present import TableView, parse_press, table_view
 from bot.service import GameService
 from bot.store import Store
 from tests.counting_store import CountingStore
-from tests.service_helpers import ANA, BEN, Dice
+from tests.service_helpers import ANA, BEN, Dice, person_on_turn
 
 
 class FakeScreen:
@@ -25,12 +25,17 @@ class FakeScreen:
         self.next_id = 0
         self.edits_fail = edits_fail
         self.buttons: dict[str, bool] = {}
+        #: message id -> the view it shows (messages on screen only)
+        self.shows: dict[str, TableView] = {}
+        #: the person each post notified (None: nobody)
+        self.pings: list[tuple[str, str | None]] = []
 
     async def edit(self, msg: str, view: TableView) -> bool:
         self.calls.append(("edit", msg))
-        if self.edits_fail:
+        if self.edits_fail or msg not in self.shows:
             return False
         self.buttons[msg] = bool(view.buttons)
+        self.shows[msg] = view
         return True
 
     async def post(self, view: TableView) -> str | None:
@@ -38,15 +43,18 @@ class FakeScreen:
         msg = str(self.next_id)
         self.calls.append(("post", msg))
         self.buttons[msg] = bool(view.buttons)
+        self.shows[msg] = view
+        self.pings.append((msg, view.ping.id if view.ping else None))
         return msg
 
     async def retire(self, msg: str) -> None:
         self.calls.append(("retire", msg))
         self.buttons[msg] = False
 
-    async def remove(self, msg: str) -> None:
+    async def remove(self, msg: str) -> bool:
         self.calls.append(("remove", msg))
         self.buttons.pop(msg, None)
+        return self.shows.pop(msg, None) is not None
 
     def live(self) -> list[str]:
         return [m for m, on in self.buttons.items() if on]
@@ -81,25 +89,28 @@ def test_plan_edits_while_the_same_person_plays_on_and_posts_when_the_turn_passe
     assert plan(view, same) == plan(view, same).__class__(edit="7")
     other = Notes("7", view.rev - 1, "someone-else", "picture")
     todo = plan(view, other)
-    assert todo.post and todo.edit is None and todo.retire == ("7",)
-    lobby = Notes("7", view.rev - 1, None, "text")  # the lobby message becomes a board
-    assert plan(view, lobby).post
+    # posted anew at the bottom, notifying the person now on turn; the old one deleted
+    assert todo.post and todo.ping and todo.edit is None and todo.remove == ("7",)
+    lobby = Notes("7", view.rev - 1, None, "text")  # the lobby message is replaced by a board
+    todo = plan(view, lobby)
+    assert todo.post and todo.remove == ("7",)
 
 
-def test_plan_does_nothing_for_an_older_or_the_same_view_but_retires_a_stale_press(
+def test_plan_does_nothing_for_an_older_or_the_same_view_but_removes_a_stale_press(
     store: Store,
 ) -> None:
     _svc, outcome = started(store)
     view = view_of(outcome)
     newer = Notes("9", view.rev + 1, None, "picture")
     assert plan(view, newer) == plan(view, newer).__class__()
-    same = Notes("9", view.rev, None, "picture")
+    assert view.turn is not None
+    same = Notes("9", view.rev, view.turn.id, "picture")
     assert not plan(view, same).post and plan(view, same).edit is None
-    # a button of an old message was pressed: that message loses its buttons
-    assert plan(view, same, pressed="4").retire == ("4",)
-    # asked for the board: posted anew at the bottom, the old one retired
+    # a button of an old message was pressed: that stale copy goes
+    assert plan(view, same, pressed="4").remove == ("4",)
+    # asked for the board: moved to the bottom (posted anew, the old one deleted), no ping
     fresh = plan(view, same, fresh=True)
-    assert fresh.post and fresh.retire == ("9",)
+    assert fresh.post and fresh.remove == ("9",) and not fresh.ping
 
 
 def test_notes_round_trip_and_damaged_notes_mean_nothing_shown() -> None:
@@ -197,3 +208,68 @@ def test_a_message_that_cannot_be_edited_is_posted_anew(store: Store, edits_fail
     stored = store.load(view.game_id)
     assert stored is not None and stored.shown is not None
     assert Notes.from_bytes(stored.shown.data).msg == screen.live()[0]
+
+
+def test_a_whole_game_leaves_one_board_at_a_time_and_pings_only_whom_the_turn_passes_to(
+    store: Store,
+) -> None:
+    """Two people and two computers, lobby to standings, every step reconciled."""
+    svc = GameService(store, dice=Dice(8), clock=lambda: 1000.0)
+    screen = FakeScreen()
+    reconciler = Reconciler(svc)
+
+    def show(outcome: Any) -> TableView:
+        assert not outcome.refused, outcome.refusal
+        view = view_of(outcome)
+        asyncio.run(reconciler.reconcile(view, outcome.shown, screen))
+        return view
+
+    def table() -> TableView:
+        (msg,) = screen.live()
+        return screen.shows[msg]
+
+    show(svc.open("chan", ANA, "classic", timer=0))
+    show(svc.act("chan", BEN, Intent("join")))
+    for _ in range(2):
+        show(svc.act("chan", ANA, Intent("add_computer")))
+    assert len(screen.shows) == 1 and screen.pings == [("1", None)]
+    show(svc.act("chan", ANA, Intent("start")))
+    # the lobby is gone: the board took its place
+    assert "1" not in screen.shows and len(screen.shows) == 1
+
+    presses = passes = 0
+    while True:
+        game = svc.game_in("chan")
+        if game is None:
+            break
+        person = person_on_turn(game)
+        assert person is not None
+        before = [m for m, _ in screen.pings]
+        data = next(b.data for row in table().buttons for b in row)
+        press = parse_press(data)
+        assert press is not None
+        show(svc.press("chan", person, press.game_id, press.version, press.intent))
+        presses += 1
+        posted = screen.pings[len(before) :]
+        after = svc.get(game.id)
+        assert after is not None
+        # exactly one message of the game on screen while it runs, the newest one
+        if after.status == "playing":
+            assert len(screen.shows) == 1 and len(screen.live()) == 1
+            assert list(screen.shows) == [str(screen.next_id)]
+            now = person_on_turn(after)
+            if now is not None and not now.same(person):
+                passes += 1
+                # the turn passed to another person: a new table notifies them
+                assert posted == [(str(screen.next_id), now.id)]
+            else:
+                assert posted == [], "the same person plays on: edited in place"
+        # nobody is ever notified by their own press
+        assert all(pinged != person.id for _, pinged in posted)
+        assert presses < 3000
+    # the final board (no buttons) and the standings below it; nothing else
+    assert not screen.live()
+    final, standings = (screen.shows[m] for m in sorted(screen.shows, key=int))
+    assert final.picture == "board" and standings.picture == "standings"
+    assert [t.key for t in standings.lines] == ["ev.game_over"]
+    assert passes >= 10

@@ -34,6 +34,7 @@ from bot.app.config import load_settings
 from bot.app.runner import build_adapters, run_timers
 from bot.hosting import OVER, PLAYING, Game, User
 from bot.present import parse_press
+from bot.present.pictures import board_png
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from renderer import render_standings
@@ -148,6 +149,8 @@ class Bot:
         """Wait until every queued update was fetched and handled to the end."""
         await self.fake.wait_for(self.fake.delivered, timeout, "the bot to fetch the updates")
         await asyncio.wait_for(self.adapter.app.update_queue.join(), timeout)
+        # and every table waiting for the group's limit is shown
+        await asyncio.wait_for(self.adapter.quiet(), timeout)
 
     async def say(
         self, chat: dict[str, Any], user: dict[str, Any], text: str, thread: int | None = None
@@ -216,7 +219,7 @@ async def open_lobby(
     assert chooser.thread_id == thread
     assert "rules" in chooser.text.lower()
     click = await bot.click(chooser, host, label=rules)
-    assert click.toast is None
+    told(click, "You opened a game of classic Ludo.")
     lobby = bot.fake.message(chat["id"], chooser.message_id)
     assert "opened a game" in lobby.content, lobby.content
     assert [b["text"] for b in lobby.buttons] == [
@@ -239,21 +242,21 @@ async def seat(
     """People press Join, the host presses Add computer: the lobby message is edited."""
     for user in joiners:
         click = await bot.click(lobby, user, label="Join")
-        assert click.toast is None
+        told(click, "You joined.")
         assert [c.method for c in click.calls if c.method in SENDING] == ["editMessageText"]
         assert html.escape(full_name(user)) in click.sent("editMessageText")[0].params["text"]
     for _ in range(computers):
         click = await bot.click(lobby, host, label="Add computer")
-        assert click.toast is None
+        told(click, "A computer player sat down.")
         assert [c.method for c in click.calls if c.method in SENDING] == ["editMessageText"]
 
 
 async def start(bot: Bot, lobby: FakeMessage, host: dict[str, Any]) -> Click:
     click = await bot.click(lobby, host, label="Start")
-    assert click.toast is None
+    told(click, "Ludo begins")
     assert len(click.photos) == 1 and click.photos[0].method == "sendPhoto", click.calls
-    # the lobby's buttons cannot work any more: gone
-    assert bot.fake.message(lobby.chat_id, lobby.message_id).keyboard == []
+    # the lobby made way for the board
+    assert bot.fake.message(lobby.chat_id, lobby.message_id).deleted
     return click
 
 
@@ -275,34 +278,53 @@ async def play(
     thread: int | EllipsisType | None = ...,
 ) -> list[Click]:
     """The person on turn presses Roll, or one of the piece buttons, ``presses`` times
-    (or until the game is over); every press is checked on the way."""
+    (or until the game is over); every press is checked on the way: one board of the
+    game on screen with buttons, edited in place while the same person plays on, posted
+    anew (and the old one deleted) notifying the next person when the turn passes."""
     clicks: list[Click] = []
     for _ in range(presses):
-        if bot.game(game_id).status != PLAYING:
+        game = bot.game(game_id)
+        if game.status != PLAYING:
             break
-        board = bot.fake.latest(chat_id, thread, buttons=True, photo=True)
+        boards = [m for m in bot.fake.chat_messages(chat_id, thread) if m.photo is not None]
+        board = boards[-1]
         assert game_id_of(board) == game_id
-        mentioned = MENTION.findall(board.caption_html or "")
-        assert mentioned, f"nobody mentioned in {board.caption_html!r}"
-        user_id = int(mentioned[-1])
-        assert str(user_id) == on_turn(bot, game_id), "the caption mentions someone else"
+        assert [m for m in boards if m.keyboard] == [board], "one board with buttons, the newest"
+        turn = on_turn(bot, game_id)
+        assert turn is not None
+        user = people[int(turn)]
         labels = [b["text"] for b in board.buttons]
         label = "Roll" if "Roll" in labels else rng.choice(labels)
-        click = await bot.click(board, people[user_id], label=label)
-        assert click.toast is None, click.toast
+        click = await bot.click(board, user, label=label)
+        told(click, "You ")
         # one picture per press, whatever the computers did in between; no extra messages
-        assert len(click.photos) == 1, click.calls
+        # (the last press: the final board, then the standings below it)
+        after = bot.game(game_id)
+        assert len(click.photos) == (2 if after.status == OVER else 1), click.calls
         assert not click.sent("sendMessage"), click.calls
-        photo = click.photos[0]
+        photo = click.photos[-1]
         assert png_size(photo.photo or b"") is not None, "not a PNG"
         caption = photo.caption or ""
-        game = bot.game(game_id)
-        if game.status == PLAYING:
-            turn = on_turn(bot, game_id)
-            if turn is not None:
-                assert f'<a href="tg://user?id={turn}">' in caption, caption
+        now = on_turn(bot, game_id)
+        if after.status == PLAYING and now != turn:
+            # the turn passed on: a new board at the bottom notifies the next person
+            assert photo.method == "sendPhoto", click.calls
+            assert MENTION.findall(caption) == [now], caption
+            assert bot.fake.message(chat_id, board.message_id).deleted
+        elif after.status == PLAYING:
+            # the same person plays on: edited in place, nobody notified
+            assert [c.method for c in click.photos] == ["editMessageMedia"], click.calls
+            assert photo.message_id == board.message_id
+        # nobody is notified by their own press
+        assert not any(turn in MENTION.findall(c.caption or "") for c in click.photos)
         clicks.append(click)
     return clicks
+
+
+def told(click: Click, *parts: str) -> None:
+    """A press that did something: its toast tells the presser what (with one of ``parts``)."""
+    assert click.toast is not None, f"a press that worked is answered with what it did: {click}"
+    assert any(p in click.toast for p in parts), click.toast
 
 
 def plain(caption_html: str) -> str:
@@ -313,12 +335,38 @@ def plain(caption_html: str) -> str:
 # a whole game
 
 
+#: the group limit in the end-to-end games: Telegram's 20 messages or edits, in a
+#: shorter window than its minute so that a game takes seconds
+LIMIT, PERIOD = 20, 1.0
+
+
+def chat_figures(fake: FakeTelegram, chat_id: int, presses: int) -> dict[str, Any]:
+    """What a game left in the group, and what it cost."""
+    calls = fake.group_calls(chat_id)
+    visible = fake.chat_messages(chat_id)
+    return {
+        "presses": presses,
+        "messages": sum(c.method.startswith("send") for c in calls),
+        "edits": sum(c.method.startswith("edit") for c in calls),
+        "deletes": len(
+            [c for c in fake.calls_of("deleteMessage", ok=True) if c.chat_id == chat_id]
+        ),
+        "calls_per_press": round(len(calls) / presses, 2),
+        "busiest_window": fake.busiest(chat_id, PERIOD),
+        "visible": len(visible),
+        "with_buttons": sum(bool(m.keyboard) for m in visible),
+    }
+
+
 async def test_a_whole_game_in_a_group_by_buttons_only(
     fake: FakeTelegram, store: Store, clock: Any
 ) -> None:
     group = fake.group("Friday Ludo")
+    fake.group_limit = (LIMIT, PERIOD)
     people = {ANA["id"]: ANA, BEN["id"]: BEN}
-    async with running(fake, store, clock, seed=11) as bot:
+    async with running(
+        fake, store, clock, seed=11, group_rate=LIMIT, group_period=PERIOD, max_retries=3
+    ) as bot:
         # the commands are registered
         assert fake.commands == [{"command": c, "description": d} for c, d in COMMANDS]
         assert {"ludo", "join", "leave", "roll", "move", "board", "rules", "end", "help"} <= {
@@ -336,42 +384,202 @@ async def test_a_whole_game_in_a_group_by_buttons_only(
         game = bot.game(game_id)
         assert game.status == OVER, "the game did not end"
 
-        # every button press was answered, exactly once
+        # every button press was answered, exactly once, and said what it did
         assert set(fake.answered) == set(fake.queries)
         assert len(fake.calls_of("answerCallbackQuery")) == len(fake.queries)
+        toasts = [str(c.params.get("text") or "") for c in fake.calls_of("answerCallbackQuery")]
+        assert all(toasts), "a press answered without a word"
+        assert any(re.fullmatch(r"You rolled \d\. Choose a piece\.", t) for t in toasts)
 
         # computers' moves come summed up in the caption of one picture
         captions = [plain(c.photos[0].caption or "") for c in clicks]
         assert any(
             sum("Computer (" in line for line in caption.splitlines()) >= 2 for caption in captions
         ), "no caption sums up several computer moves"
-        photo_calls = fake.calls_of(*PHOTO_CALLS, ok=True)
-        assert len(photo_calls) == len(clicks) + 1  # the start, then one per press
-        assert not fake.calls_of("sendMessage", since=first.calls[0].n)
+        # a caption tells the latest few lines, not a log
+        assert max(len(c.splitlines()) for c in captions) <= 7
 
-        # the last picture is the standings
-        last = photo_calls[-1]
+        # the end: the final board without buttons, the standings below it
+        last = fake.calls_of(*PHOTO_CALLS, ok=True)[-1]
         assert last.method == "sendPhoto"
-        assert "Game over" in plain(last.caption or ""), last.caption
+        assert plain(last.caption or "").startswith("Game over"), last.caption
         assert game.state is not None and game.state.is_over
         assert last.photo == render_standings(game.state, names=game.names(), size=IMAGE_SIZE)
-        standings = fake.latest(group["id"], photo=True)
+        final, standings = fake.chat_messages(group["id"])
         assert standings.photo == last.photo and standings.keyboard == []
+        assert final.keyboard == [] and final.photo is not None and final.history[0].keyboard
+        assert final.photo == board_png(game, IMAGE_SIZE), "the final position"
 
         # the record in the store replays to the final position
         assert engine.replay(game.record()) == game.state
 
-        # no message keeps buttons that cannot work any more; an old one gets a toast
-        assert not [m.message_id for m in fake.chat_messages(group["id"]) if m.keyboard]
-        old = fake.message(group["id"], first.photos[0].message_id)
+        # what the game left in the group, and what it cost
+        presses = len(fake.queries)
+        figures = chat_figures(fake, group["id"], presses)
+        print("telegram, buttons:", figures)
+        assert figures["visible"] <= 4 and figures["with_buttons"] <= 1, figures
+        assert figures["calls_per_press"] <= 1.3, figures
+        assert figures["busiest_window"] <= LIMIT, figures
+        assert not [c for c in fake.calls if c.status == 429], "over the group's limit"
+
+        # a button of the final board's past: a toast, nothing changes
         before = bot.stored(game_id)
-        click = await bot.click(old, ANA, old.history[0].keyboard[0][0]["callback_data"])
+        click = await bot.click(final, ANA, final.history[0].keyboard[0][0]["callback_data"])
         assert click.toast and not click.sent(*SENDING)
         assert bot.stored(game_id) == before
 
     # nothing the bot sent was refused by the server (well-formed HTML, lengths...)
     refused = [c for c in fake.calls_of(*SENDING) if not c.ok]
     assert not refused, refused
+
+
+async def test_a_whole_game_in_a_group_by_commands(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """The same game typed: /join, /start, /roll, /move N.  Nothing answers a command
+    that worked (the table tells it); the table moves down only when the turn passes."""
+    group = fake.group("Typists")
+    fake.group_limit = (LIMIT, PERIOD)
+    people = {ANA["id"]: ANA, BEN["id"]: BEN}
+    rng = random.Random(9)
+    async with running(
+        fake, db, clock, seed=13, group_rate=LIMIT, group_period=PERIOD, max_retries=3
+    ) as bot:
+        await bot.say(group, ANA, "/ludo classic")
+        await bot.say(group, BEN, "/join")
+        lobby = fake.latest(group["id"], buttons=True)
+        game_id = game_id_of(lobby)
+        for _ in range(2):
+            await bot.click(lobby, ANA, label="Add computer")
+        # (on Telegram, /start is the greeting: the host presses Start)
+        await bot.click(lobby, ANA, label="Start")
+        commands, pings_of_typist = 2, 0
+        assert fake.message(group["id"], lobby.message_id).deleted
+        while bot.game(game_id).status == PLAYING:
+            assert commands < 2000, "the game does not end"
+            game = bot.game(game_id)
+            turn = on_turn(bot, game_id)
+            assert turn is not None and game.state is not None
+            typist = people[int(turn)]
+            if game.state.phase == "roll":
+                text = "/roll"
+            else:
+                text = f"/move {rng.choice(engine.legal_moves(game.state)).piece + 1}"
+            calls = await bot.say(group, typist, text)
+            commands += 1
+            assert not [c for c in calls if c.method == "sendMessage"], "a command that worked"
+            new = [c for c in calls if c.method in ("sendPhoto", "sendMessage") and c.ok]
+            pings_of_typist += sum(turn in MENTION.findall(c.caption or "") for c in new)
+            boards = [m for m in fake.chat_messages(group["id"]) if m.photo is not None]
+            if bot.game(game_id).status == PLAYING:
+                assert len(boards) == 1 and boards[0].keyboard, "one board, the newest"
+        figures = chat_figures(fake, group["id"], commands + 3)
+        print("telegram, commands:", figures, "pings of the typist:", pings_of_typist)
+        assert pings_of_typist == 0
+        assert figures["visible"] <= 4 and figures["with_buttons"] <= 1, figures
+        assert figures["calls_per_press"] <= 1.3, figures
+        assert figures["busiest_window"] <= LIMIT, figures
+        assert not [c for c in fake.calls if c.status == 429], "over the group's limit"
+
+
+async def test_presses_faster_than_the_group_limit_skip_to_the_newest_table(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """One message or edit a second in the group: every press is answered at once, and
+    the table skips to the newest state instead of showing a backlog."""
+    group = fake.group("Crowded")
+    fake.group_limit = (1, 1.0)
+    async with running(fake, db, clock, seed=4, group_rate=1, group_period=1.0) as bot:
+        await bot.say(group, ANA, "/ludo classic timer=0")
+        lobby = fake.latest(group["id"], buttons=True)
+        game_id = game_id_of(lobby)
+        mark = fake.mark()
+        queries = [fake.press(lobby, user, label="Join") for user in (BEN, CID, DEE)]
+        await fake.wait_for(
+            lambda: all(fake.answer_of(q) is not None for q in queries), 5, "the toasts"
+        )
+        # answered at once, though the lobby cannot show it yet
+        assert [fake.answer_of(q).params.get("text") for q in queries] == ["You joined."] * 3  # type: ignore[union-attr]
+        assert not fake.calls_of("editMessageText", since=mark)
+        await bot.settle()
+        edits = fake.calls_of("editMessageText", since=mark, ok=True)
+        assert len(edits) == 1, "one edit for three presses"
+        assert "4/4" in (fake.message(group["id"], lobby.message_id).text or "")
+
+        # typed faster than the limit: the board skips, and tells the latest lines
+        await bot.click(lobby, ANA, label="Start")
+        mark = fake.mark()
+        typed = 0
+        for _ in range(12):
+            game = bot.game(game_id)
+            if game.status != PLAYING or game.state is None:
+                break
+            user = {str(u["id"]): u for u in (ANA, BEN, CID, DEE)}[on_turn(bot, game_id) or ""]
+            if game.state.phase == "roll":
+                text = "/roll"
+            else:
+                text = f"/move {engine.legal_moves(game.state)[0].piece + 1}"
+            fake.send_text(group, user, text)
+            await fake.wait_for(fake.delivered, 5, "the command to be fetched")
+            await asyncio.wait_for(bot.adapter.app.update_queue.join(), 5)
+            typed += 1
+        await bot.settle()
+        shown = fake.calls_of(*PHOTO_CALLS, since=mark, ok=True)
+        assert typed >= 8 and len(shown) < typed / 2, (typed, len(shown))
+        game = bot.game(game_id)
+        board = fake.latest(group["id"], photo=True)
+        assert shown_message(bot, game_id) == board.message_id
+        assert board.keyboard and f":{game.version}:" in board.buttons[0]["callback_data"]
+        assert len(plain(board.caption_html or "").splitlines()) <= 7
+        assert not [c for c in fake.calls if c.status == 429]
+
+
+async def test_a_refused_command_in_a_group_is_answered_and_the_answer_goes(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Tidy")
+    async with running(fake, db, clock, notice_seconds=0.2) as bot:
+        calls = await bot.say(group, ANA, "/roll")
+        (said,) = [c for c in calls if c.method == "sendMessage" and c.ok]
+        assert "no game here" in said.params["text"]
+        notice = fake.message(group["id"], said.message_id)
+        await fake.wait_for(lambda: notice.deleted, 5, "the answer to be deleted")
+        calls = await bot.say(group, ANA, "/move x")
+        (said,) = [c for c in calls if c.method == "sendMessage" and c.ok]
+        notice = fake.message(group["id"], said.message_id)
+        await fake.wait_for(lambda: notice.deleted, 5, "the answer to be deleted")
+        # in a private chat the answer stays: nobody else's chat is cluttered
+        private = fake.private(ANA)
+        calls = await bot.say(private, ANA, "/roll")
+        (said,) = [c for c in calls if c.method == "sendMessage" and c.ok]
+        await asyncio.sleep(0.4)
+        assert not fake.message(private["id"], said.message_id).deleted
+        # an answer still up when the bot stops is deleted then
+        bot.adapter.notices.seconds = 60
+        calls = await bot.say(group, BEN, "/end")
+        (said,) = [c for c in calls if c.method == "sendMessage" and c.ok]
+        notice = fake.message(group["id"], said.message_id)
+    assert notice.deleted
+    assert not fake.chat_messages(group["id"])
+
+
+async def test_board_moves_the_table_to_the_bottom(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Scrolled away")
+    async with running(fake, db, clock, seed=3) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        await seat(bot, lobby, ANA, [BEN])
+        await start(bot, lobby, ANA)
+        (old,) = fake.chat_messages(group["id"])
+        fake.send_text(group, CID, "lots of chatter")
+        calls = await bot.say(group, CID, "/board")
+        assert [c.method for c in calls if c.method in SENDING] == ["sendPhoto"]
+        assert [c.method for c in calls if c.method == "deleteMessage"] == ["deleteMessage"]
+        (new,) = fake.chat_messages(group["id"])
+        assert new.message_id > old.message_id and fake.message(group["id"], old.message_id).deleted
+        assert new.keyboard == old.keyboard and new.photo == old.photo
+        assert not MENTION.findall(new.caption_html or ""), "moving the board notifies nobody"
 
 
 # --------------------------------------------------------------------------
@@ -402,7 +610,7 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(
         user = people[int(on_turn(bot2, game_id) or 0)]
         label = "Roll" if "Roll" in [b["text"] for b in old.buttons] else old.buttons[0]["text"]
         click = await bot2.click(old, user, label=label)
-        assert click.toast is None
+        told(click, "You ")
         assert len(click.photos) == 1
         after = bot2.game(game_id)
         assert after.version > before.version
@@ -480,7 +688,8 @@ async def test_refused_presses_get_a_toast_and_change_nothing(
 
         # the press that is right still works after all that
         click = await bot.click(board, people[int(turn or 0)], good)
-        assert click.toast is None and len(click.photos) == 1
+        told(click, "You ")
+        assert len(click.photos) == 1
 
 
 async def test_a_second_tap_on_roll_leaves_the_board_playable(
@@ -500,11 +709,11 @@ async def test_a_second_tap_on_roll_leaves_the_board_playable(
             labels = [b["text"] for b in board.buttons]
             if "Roll" not in labels:
                 click = await bot.click(board, ANA, label=rng.choice(labels))
-                assert click.toast is None
+                told(click, "You ")
                 continue
             roll = board.button("Roll")["callback_data"]
             click = await bot.click(board, ANA, roll)
-            assert click.toast is None
+            told(click, "You ")
             now = fake.message(group["id"], board.message_id)
             if not (now.keyboard and "Roll" not in [b["text"] for b in now.buttons]):
                 continue
@@ -521,7 +730,8 @@ async def test_a_second_tap_on_roll_leaves_the_board_playable(
             )
             # and the turn can be played on from that message
             click = await bot.click(after, ANA, label=current.keyboard[0][0]["text"])
-            assert click.toast is None and len(click.photos) == 1
+            told(click, "You ")
+            assert len(click.photos) == 1
             return
         pytest.fail("Ana never had a choice of pieces after a roll")
 
@@ -608,11 +818,9 @@ async def test_people_joining_at_once_all_show_in_the_lobby(
         queries = [fake.press(lobby, user, label="Join") for user in (BEN, CID, DEE)]
         await bot.settle()
         assert all(fake.answer_of(q) is not None for q in queries)
-        assert not [
-            c.params.get("text")
-            for c in fake.calls_of("answerCallbackQuery", since=mark)
-            if c.params.get("text")
-        ]
+        assert [c.params.get("text") for c in fake.calls_of("answerCallbackQuery", since=mark)] == [
+            "You joined."
+        ] * 3
         game = bot.game(game_id)
         assert len(game.seats) == 4
         shown = fake.message(group["id"], lobby.message_id).text or ""
@@ -650,7 +858,7 @@ async def test_a_429_is_waited_out_and_nothing_is_lost(
         # sendPhoto answered 429 once: the board still arrives, and is the one to edit
         fake.fail_next("sendPhoto")
         click = await bot.click(lobby, ANA, label="Start")
-        assert click.toast is None
+        told(click, "Ludo begins")
         photos = click.sent("sendPhoto")
         assert [c.status for c in photos] == [429, 200]
         assert photos[1].at - photos[0].at >= 1.0
@@ -1061,6 +1269,7 @@ async def test_the_same_press_delivered_to_two_workers_is_applied_once_and_shown
                 )
                 # the same update reaches both workers at once
                 await asyncio.gather(bot.settle(), second.adapter.app.process_update(update))
+                await second.adapter.quiet()
                 after = bot.game(game_id)
                 assert after.version == game.version + 1 or after.status != PLAYING, "applied once"
                 assert len(after.actions) > len(game.actions)
@@ -1074,4 +1283,5 @@ async def test_the_same_press_delivered_to_two_workers_is_applied_once_and_shown
                         and f":{after.version}:" in live[0].buttons[0]["callback_data"]
                     ), "the applied press is shown, with working buttons"
         finally:
+            await second.adapter.quiet()
             await second.adapter.app.shutdown()

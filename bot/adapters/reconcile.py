@@ -6,9 +6,10 @@ is kept beside the game in the store as *notes*, written with a
 compare-and-set of their own that never touches the game.  Like a controller
 driving the world toward a desired state, :func:`reconcile` compares the
 notes with the view and edits the message in place (the same person plays
-on), or posts a new one and retires the old (the turn passed to someone
-else, the lobby became a board, the game ended), or does nothing (the chat
-shows this or a newer revision already).  The same loop repairs a crash
+on), or posts a new one and deletes the old (the turn passed to someone
+else, the lobby became a board), or leaves the final board and posts the
+standings below it (the game ended), or does nothing (the chat shows this or
+a newer revision already).  The same loop repairs a crash
 between saving and showing, an answer that came too late, a message someone
 deleted, and two workers showing one press.
 """
@@ -73,24 +74,43 @@ class Plan:
     edit: str | None = None
     #: post the view as a new message
     post: bool = False
-    #: messages whose buttons must go
-    retire: tuple[str, ...] = ()
+    #: the post notifies the person on turn (the turn passed to them)
+    ping: bool = False
+    #: messages to delete once the view is up: the old table, a stale board pressed
+    remove: tuple[str, ...] = ()
+    #: a finished game: edit this message (the old table) into the final board
+    final: str | None = None
 
 
 def plan(view: TableView, notes: Notes, *, fresh: bool = False, pressed: str | None = None) -> Plan:
-    """What to do: ``fresh`` posts the view anew (a player asked to see the board);
-    ``pressed`` is the message whose button was pressed (retired if it is not the table)."""
+    """What to do.
+
+    The table is edited in place while the same person plays on (computers in
+    between included); when the turn passes to another person (or their time ran
+    out and it is theirs again) it is posted anew at the bottom, notifying them,
+    and the old one deleted, so exactly one board
+    of the game is on screen and it is the newest.  ``fresh`` moves the table to
+    the bottom (someone asked for the board); ``pressed`` is the message whose
+    button was pressed (deleted if it is not the table: a stale copy).
+    """
     stale = (pressed,) if pressed is not None and pressed != notes.msg else ()
     if view.rev < notes.rev or (view.rev == notes.rev and notes.msg and not fresh):
-        return Plan(retire=stale)  # this view, or a newer one, is up already
+        return Plan(remove=stale)  # this view, or a newer one, is up already
     kind = "picture" if view.picture else "text"
     turn = view.turn.id if view.turn else None
     if notes.msg is None and pressed is not None and kind == "text" and not fresh:
         return Plan(edit=pressed)  # nothing shown yet: the pressed message (a chooser) becomes it
-    if notes.msg and not fresh and notes.kind == kind and notes.turn == turn:
-        return Plan(edit=notes.msg, retire=stale)
     old = (notes.msg,) if notes.msg else ()
-    return Plan(post=True, retire=stale + old)
+    if view.picture == "standings":
+        # the old table shows the final position; the standings come below it
+        if notes.msg and notes.kind == "picture":
+            return Plan(post=True, final=notes.msg, remove=stale)
+        return Plan(post=True, remove=stale + old)
+    # the turn passed to another person, or a timer ran out on the person on turn
+    passes = turn is not None and (turn != notes.turn or view.nudge)
+    if notes.msg and not fresh and notes.kind == kind and not passes:
+        return Plan(edit=notes.msg, remove=stale)
+    return Plan(post=True, ping=passes, remove=stale + old)
 
 
 class Screen(Protocol):
@@ -108,8 +128,9 @@ class Screen(Protocol):
         """Take the buttons off message ``msg`` (if it is still there)."""
         ...
 
-    async def remove(self, msg: str) -> None:
-        """Delete message ``msg``, a duplicate of the table (if it is still there)."""
+    async def remove(self, msg: str) -> bool:
+        """Delete message ``msg`` (an old table, a duplicate); False if it could not be
+        (it stays, and :meth:`retire` takes its buttons off)."""
         ...
 
 
@@ -145,6 +166,15 @@ class Reconciler:
         todo = plan(view, notes, fresh=fresh, pressed=pressed)
         msg: str | None = None
         posted = False
+        if not todo.ping:
+            view = view.quiet()
+        if todo.final is not None:
+            board = view.final_board()
+            await asyncio.to_thread(getattr, board, "image")
+            if await screen.edit(todo.final, board):
+                view = view.standings()
+            else:
+                todo = Plan(post=True, remove=todo.remove)
         if todo.edit is not None or todo.post:
             await asyncio.to_thread(getattr, view, "image")  # drawn off the event loop
         if todo.edit is not None and await screen.edit(todo.edit, view):
@@ -152,10 +182,10 @@ class Reconciler:
         elif todo.edit is not None or todo.post:
             msg = await screen.post(view)
             posted = msg is not None
-        for old in todo.retire:
+        for old in todo.remove:
             if old == msg or (msg is None and old == notes.msg):
-                continue  # nothing replaced the table: its buttons stay, to be pressed again
-            await screen.retire(old)
+                continue  # nothing replaced the table: it stays, to be pressed again
+            await self._remove(screen, old)
         if msg is None:
             return
         kind = "picture" if view.picture else "text"
@@ -173,13 +203,19 @@ class Reconciler:
             theirs = Notes.from_bytes(theirs_shown.data)
             if theirs.rev >= view.rev:
                 if posted and theirs.msg != msg:
-                    await screen.remove(msg)  # theirs is the table: ours is a duplicate
+                    await self._remove(screen, msg)  # theirs is the table: ours is a duplicate
                 self._remember(view.game_id, theirs_shown)
                 return
             if theirs.msg and theirs.msg != msg:
-                await screen.retire(theirs.msg)
+                await self._remove(screen, theirs.msg)
             srev = theirs_shown.rev
         log.warning("could not note what the chat shows of game %s", view.game_id)
+
+    @staticmethod
+    async def _remove(screen: Screen, msg: str) -> None:
+        """Delete an old board; if the chat will not let us, at least its buttons go."""
+        if not await screen.remove(msg):
+            await screen.retire(msg)
 
     def _newest(self, game_id: str, shown: Shown | None) -> Shown | None:
         mine = self._latest.get(game_id)

@@ -103,6 +103,37 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "ev.pass_three_sixes": "{who} rolled a third 6 in a row: the turn passes.",
     "ev.finish": "{who} has every piece home!",
     "ev.game_over": "Game over: {winners} won!",
+    # what the person who acted did, said to them alone
+    "you.opened": "You opened a game of {rules} Ludo.",
+    "you.joined": "You joined.",
+    "you.left": "You left the lobby.",
+    "you.closed_empty": "You left and nobody is seated: the game is closed.",
+    "you.left_game": "You left; a computer player takes {colour}.",
+    "you.ended": "You ended the game.",
+    "you.roll": "You rolled {die}.",
+    "you.enter": lambda p: f"You {_rolled(p)}brought piece {p['piece']} out.",
+    "you.move": lambda p: (
+        f"You {_rolled(p)}moved piece {p['piece']} from {p['frm']} to {p['to']}"
+        + (" (bouncing off home)." if p.get("bounce") else ".")
+    ),
+    "you.home": lambda p: f"You {_rolled(p)}brought piece {p['piece']} home!",
+    "you.capture": "You captured {victim}'s piece {piece}.",
+    "you.tower": "You built a tower.",
+    "you.barrier": "You formed a barrier.",
+    "you.extra": lambda p: f"You roll again {_WHY.get(p.get('why') or '', '')}".rstrip() + ".",
+    "you.bonus": lambda p: (
+        f"You earn a bonus move of {p['steps']} {_WHY.get(p.get('why') or '', '')}".rstrip() + "."
+    ),
+    "you.bonus_lost": "You lose the bonus move: no piece can move {steps}.",
+    "you.penalty": "Third 6 in a row: your piece {piece} goes back to base.",
+    "you.pass": "You rolled {die}: no piece can move.",
+    "you.pass_three_sixes": "You rolled a third 6 in a row: the turn passes.",
+    "you.finish": "You have every piece home!",
+    "you.won": "You won!",
+    "you.moved_board": "The board is at the bottom of the channel now.",
+    "you.choose": "Choose a piece.",
+    "you.choose_bonus": "Choose a piece for the bonus move of {steps}.",
+    "caption.more": "…",
     # timer
     "timer.expired": "{who} ran out of time: the computer plays this turn for {colour}.",
     "timer.took_over": "{who} ran out of time {count} times in a row: "

@@ -10,18 +10,19 @@ decide what to say; they bring the chat to the newest view (see
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 import engine
 from engine import HOME, Move
 
-from ..hosting import ENDED, LOBBY, OVER, PLAYING, Game, Happened, Refusal, User
+from ..hosting import ENDED, LOBBY, OVER, PLAYING, Game, Happened, Note, Refusal, User
 from . import buttons as codec
 from .narrate import name_of, narrate, seating, where
 from .pictures import board_png, standings_png
 from .text import Button, Text
+from .toast import toast_lines
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,10 @@ class TableView:
     rev: int
     #: the buttons' version
     version: int
-    #: the caption: what just happened, then whose turn it is and what they must do
-    lines: tuple[Text, ...]
+    #: what just happened (the latest few lines)
+    story: tuple[Text, ...]
+    #: whose turn it is and what they must do, the lobby's state, or who won
+    status: tuple[Text, ...]
     buttons: tuple[tuple[Button, ...], ...]
     #: "board", "standings", or None (a text message: the lobby)
     picture: str | None
@@ -46,10 +49,44 @@ class TableView:
     finished: bool
     game: Game = field(compare=False, repr=False)
     size: int = 600
+    #: what the person who caused this view did, said to them alone (a toast)
+    toast: tuple[Text, ...] = ()
+    #: the person on turn let their time run out: remind them (a new message notifies)
+    nudge: bool = False
+
+    @property
+    def lines(self) -> tuple[Text, ...]:
+        """The caption: what just happened, then whose turn it is and what they must do."""
+        return self.story + self.status
 
     @property
     def lobby(self) -> bool:
         return self.game.status == LOBBY
+
+    def after(self, older: TableView) -> TableView:
+        """This view telling the story of ``older`` too (``older`` was never shown:
+        the chat skipped to this newer view), still in the latest few lines."""
+        if older.rev >= self.rev:
+            return self
+        return self._same_picture(replace(self, story=latest(older.story + self.story)))
+
+    def final_board(self) -> TableView:
+        """A finished game's last position, without buttons, told with how it ended."""
+        return replace(self, picture="board", buttons=(), turn=None, ping=None)
+
+    def standings(self) -> TableView:
+        """A finished game's standings, told in one line (who won)."""
+        return self._same_picture(replace(self, story=(), buttons=(), turn=None, ping=None))
+
+    def quiet(self) -> TableView:
+        """This view notifying nobody (the turn did not pass to anyone)."""
+        return self._same_picture(replace(self, ping=None)) if self.ping is not None else self
+
+    def _same_picture(self, other: TableView) -> TableView:
+        """``other`` (a copy showing the same picture) with the picture drawn already."""
+        if "image" in self.__dict__:
+            other.__dict__["image"] = self.__dict__["image"]
+        return other
 
     @cached_property
     def image(self) -> bytes | None:
@@ -61,13 +98,40 @@ class TableView:
         return None
 
 
-def table_view(game: Game, happened: Happened | None = None, *, size: int = 600) -> TableView:
-    """The view of ``game`` after ``happened`` (None: just looking)."""
-    lines = narrate(game, happened.facts) if happened is not None else []
+#: a caption tells at most this many lines of what happened (the latest ones)
+MAX_STORY = 6
+
+
+def latest(story: tuple[Text, ...], limit: int | None = MAX_STORY) -> tuple[Text, ...]:
+    """``story`` in at most ``limit`` lines: its first line (what the person who acted
+    did), a "…", and the latest lines."""
+    if limit is None or len(story) <= limit:
+        return story
+    more = Text("caption.more")
+    tail = [t for t in story[len(story) - (limit - 2) :] if t.key != more.key]
+    return (story[0], more, *tail)
+
+
+def table_view(
+    game: Game,
+    happened: Happened | None = None,
+    *,
+    size: int = 600,
+    max_story: int | None = MAX_STORY,
+) -> TableView:
+    """The view of ``game`` after ``happened`` (None: just looking); the caption tells
+    the latest ``max_story`` lines of what happened (None: all of them)."""
+    story = narrate(game, happened.facts) if happened is not None else []
+    status: list[Text] = []
     if game.status == LOBBY:
-        lines.append(lobby_status(game))
-    elif game.status == PLAYING or not lines:
-        lines.append(prompt(game))
+        status.append(lobby_status(game))
+    elif game.status == PLAYING:
+        status.append(prompt(game))
+    elif game.status == OVER and game.state is not None and game.state.winner:
+        story = [t for t in story if t.key != "ev.game_over"]
+        status.append(prompt(game))
+    elif not story:
+        status.append(prompt(game))
     seat = game.on_turn()
     turn = seat.user if seat is not None else None
     by = happened.by if happened is not None else None
@@ -79,7 +143,8 @@ def table_view(game: Game, happened: Happened | None = None, *, size: int = 600)
         channel=game.channel,
         rev=game.rev,
         version=game.version,
-        lines=tuple(lines),
+        story=latest(tuple(story), max_story),
+        status=tuple(status),
         buttons=table_buttons(game),
         picture=picture,
         turn=turn,
@@ -87,7 +152,13 @@ def table_view(game: Game, happened: Happened | None = None, *, size: int = 600)
         finished=game.status in (OVER, ENDED),
         game=game,
         size=size,
+        toast=toast_lines(game, happened),
+        nudge=turn is not None and happened is not None and _timed_out(happened),
     )
+
+
+def _timed_out(happened: Happened) -> bool:
+    return any(isinstance(f, Note) and f.key.startswith("timer.") for f in happened.facts)
 
 
 def lobby_status(game: Game) -> Text:

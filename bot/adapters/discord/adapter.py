@@ -2,9 +2,11 @@
 
 A command or a press becomes (channel, user, intent) and one service call
 (off the event loop, the interaction deferred if it runs longer than
-:data:`QUICK`); its outcome becomes a private word for the asker when refused,
-and a table view that the reconciler brings into the channel, answering the
-interaction with it where it can.  No rule and no game state lives here.
+:data:`QUICK`); its outcome becomes a private word for the asker (why it was
+refused, or what a command did) and a table view that the reconciler brings
+into the channel: a press whose table is edited in place is answered by that
+edit, everything else goes through the channel's REST.  No rule and no game
+state lives here.
 """
 
 from __future__ import annotations
@@ -46,6 +48,14 @@ def user_of(member: discord.abc.User) -> User:
 
 def channel_key(channel_id: int | None) -> str:
     return f"{PREFIX}{channel_id}"
+
+
+def toast_of(view: TableView) -> str:
+    """What a command did, for the asker alone: the view's toast ("You rolled 5."),
+    else its caption."""
+    if view.toast:
+        return " ".join(say(t, clean) for t in view.toast)[:CONTENT_LIMIT]
+    return describe(view.lines, CONTENT_LIMIT)
 
 
 class DiscordAdapter:
@@ -122,7 +132,7 @@ class DiscordAdapter:
         options: dict[str, Any],
         timer: int | None,
     ) -> None:
-        """``/ludo new``: open a lobby here."""
+        """``/ludo new``: open a lobby here (posted in the channel; the asker told privately)."""
         await self._command(
             interaction,
             lambda channel, user: self.service.open(channel, user, rules, options, timer=timer),
@@ -135,7 +145,7 @@ class DiscordAdapter:
         )
 
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        """``/ludo board``: the table posted anew, with the buttons of the turn."""
+        """``/ludo board``: the table moved to the bottom (posted anew, the old one deleted)."""
         await self._command(
             interaction, lambda channel, user: self.service.look(channel), fresh=True
         )
@@ -245,12 +255,15 @@ class DiscordAdapter:
         if outcome.refusal is not None:
             await screen.private(say(refusal_text(outcome.refusal), clean))
         if outcome.game is None:
-            await screen.conclude(())
+            await screen.conclude()
             return
         if view is None:
             view = await asyncio.to_thread(self._view, outcome)
+        if screen.pressed is None and not screen.told:
+            # a command: the asker is told what it did at once; the table follows by REST
+            await screen.private(say(Text("you.moved_board")) if fresh else toast_of(view))
         await self._reconcile(view, outcome, screen, fresh=fresh, pressed=screen.pressed)
-        await screen.conclude(view.lines)
+        await screen.conclude()
 
     async def _reconcile(
         self,

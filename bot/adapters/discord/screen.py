@@ -3,11 +3,12 @@
 The table is one message: the mention of the person on turn (the only one who
 may be pinged, and only when the view says so), an embed with the caption and
 the board or standings picture, and the buttons.  :class:`ChannelScreen`
-reaches the channel through REST (the turn timers, and every fallback);
-:class:`InteractionScreen` answers an interaction with the table where it can
-(editing the pressed message, or posting as the answer) and falls back to
-REST when the interaction is too old or Discord refuses the answer: a late
-answer must never stop the result from being shown.
+reaches the channel through REST: every new table is a plain channel message,
+and old tables are deleted.  :class:`InteractionScreen` answers a press by
+editing the pressed message where the table is edited in place, acknowledges
+it silently otherwise, and answers a command privately; it falls back to REST
+when the interaction is too old or Discord refuses the answer: a late answer
+must never stop the result from being shown.
 """
 
 from __future__ import annotations
@@ -153,16 +154,30 @@ class ChannelScreen:
     async def retire(self, msg: str) -> None:
         await quietly(self._message(msg).edit(view=None), f"retiring message {msg}")
 
-    async def remove(self, msg: str) -> None:
-        await quietly(self._message(msg).delete(), f"removing message {msg}")
+    async def remove(self, msg: str) -> bool:
+        try:
+            await self._message(msg).delete()
+        except discord.NotFound:
+            return True  # gone already
+        except discord.HTTPException as e:
+            log.info("removing message %s failed: %s", msg, e)
+            return False
+        return True
 
 
 class InteractionScreen(ChannelScreen):
-    """The channel of an interaction: its answer shows the table where it can.
+    """The channel of an interaction: a press answered by its own message where it can.
 
     ``pressed`` is the message whose button was pressed (None: a slash command).
-    Once Discord refuses an answer (too late: 10062; answered by another worker:
-    40060) the interaction is not tried again: the channel's REST it is.
+    A press whose message is edited in place is answered by that edit (type 7,
+    UPDATE_MESSAGE).  Anything else done in the channel (a new table, a
+    deletion, another message's edit) is done through the channel's REST, the
+    press first acknowledged silently (type 6): a new table is a plain channel
+    message, never a followup of the interaction (that would show as a reply to
+    the table deleted next).  A command is answered privately (:meth:`private`)
+    and leaves the channel to REST.  Once Discord refuses an answer (too late:
+    10062; answered by another worker: 40060) the interaction is not tried
+    again.
     """
 
     def __init__(
@@ -173,8 +188,8 @@ class InteractionScreen(ChannelScreen):
         self.pressed = pressed
         #: Discord refused an answer: the interaction is not used any more
         self._gone = False
-        #: a followup was sent (or the original deleted): a "thinking…" is resolved
-        self._followed = False
+        #: the asker was told privately (a command's answer, a refusal)
+        self.told = False
 
     @property
     def _response(self) -> discord.InteractionResponse[Any]:
@@ -184,91 +199,78 @@ class InteractionScreen(ChannelScreen):
         """Does the interaction still wait for its first response?"""
         return not self._gone and not self._response.is_done()
 
-    def _thinking(self) -> bool:
-        """Is a deferred command's public "thinking…" still waiting for its answer?"""
-        return (
-            not self._gone
-            and self._response.type == discord.InteractionResponseType.deferred_channel_message
-            and not self._followed
-        )
-
     def _refused(self, e: discord.HTTPException, then: str) -> None:
         self._gone = True
         log.info("an interaction could not be answered (%s): %s", e, then)
 
     async def defer(self) -> None:
-        """Take more time to answer: a press silently, a command with a public "thinking…"."""
+        """Take more time to answer: a press silently (type 6), a command with a private
+        "thinking…" that its private answer replaces."""
         if self._open():
             try:
-                await self._response.defer(thinking=self.pressed is None)
+                if self.pressed is None:
+                    await self._response.defer(ephemeral=True, thinking=True)
+                else:
+                    await self._response.defer()
             except discord.HTTPException as e:
                 self._refused(e, "answering through the channel")
 
+    async def _acknowledge(self) -> None:
+        """A press whose message is not edited through it: acknowledged silently first."""
+        if self.pressed is not None:
+            await self.defer()
+
+    async def _update(self, **kwargs: Any) -> bool:
+        """Update the pressed message as the press's answer (type 7), if still possible."""
+        if not self._open():
+            return False
+        try:
+            await self._response.edit_message(**kwargs)
+        except discord.HTTPException as e:
+            self._refused(e, "editing through the channel")
+            return False
+        return True
+
     async def edit(self, msg: str, view: TableView) -> bool:
-        if msg == self.pressed and self._open():
-            try:
-                await self._response.edit_message(**fields(view, edit=True))
-            except discord.HTTPException as e:
-                self._refused(e, "editing through the channel")
-            else:
-                return True
+        if msg == self.pressed and await self._update(**fields(view, edit=True)):
+            return True
+        await self._acknowledge()
         return await super().edit(msg, view)
 
     async def post(self, view: TableView) -> str | None:
-        if not self._gone:
-            try:
-                if not self._response.is_done():
-                    if self.pressed is None:
-                        # a command answered by the table itself
-                        answer = await self._response.send_message(**fields(view))
-                        if answer.message_id is not None:
-                            return str(answer.message_id)
-                        return str((await self.interaction.original_response()).id)
-                    await self._response.defer()
-                # after a "thinking…" the first followup becomes that message
-                sent = await self.interaction.followup.send(**fields(view), wait=True)
-                self._followed = True
-                return str(sent.id)
-            except discord.HTTPException as e:
-                self._refused(e, "posting in the channel")
+        await self._acknowledge()
         return await super().post(view)
 
     async def retire(self, msg: str) -> None:
-        if msg == self.pressed and self._open():
-            try:
-                await self._response.edit_message(view=None)
-            except discord.HTTPException as e:
-                self._refused(e, "retiring through the channel")
-            else:
-                return
+        if msg == self.pressed and await self._update(view=None):
+            return
+        await self._acknowledge()
         await super().retire(msg)
+
+    async def remove(self, msg: str) -> bool:
+        await self._acknowledge()
+        return await super().remove(msg)
 
     async def private(self, text: str) -> None:
         """Tell the asker alone (a refusal, what a command did), if Discord still lets us."""
+        if self._gone:
+            return
         kwargs: dict[str, Any] = {
-            "content": text[:CONTENT_LIMIT],
+            "content": text[:CONTENT_LIMIT] or "…",
             "ephemeral": True,
             "allowed_mentions": NO_MENTIONS,
         }
-        if self._gone:
-            return
         try:
             if not self._response.is_done():
                 await self._response.send_message(**kwargs)
-                return
-            if self._thinking():
-                # the public "thinking…" would make the first followup public: remove it
-                await quietly(self.interaction.delete_original_response(), "removing thinking")
-                self._followed = True
-            await self.interaction.followup.send(**kwargs)
+            else:
+                # after a command's private "thinking…", the first followup replaces it
+                await self.interaction.followup.send(**kwargs)
         except discord.HTTPException as e:
             self._refused(e, "the asker is not told")
-
-    async def conclude(self, lines: Sequence[Text]) -> None:
-        """Answer the interaction if the table did not: a press silently, a command
-        with what it did (privately)."""
-        if self.pressed is None:
-            if self._open() or self._thinking():
-                await self.private(describe(lines, CONTENT_LIMIT))
         else:
-            await self.defer()
+            self.told = True
+
+    async def conclude(self) -> None:
+        """Answer the interaction if nothing did: a press silently (type 6)."""
+        await self._acknowledge()

@@ -1,6 +1,7 @@
 """Telegram (python-telegram-bot)."""
 
-from .adapter import COMMANDS, AdapterError, TelegramAdapter, WebhookSettings, channel_of
+from .adapter import AdapterError, TelegramAdapter, WebhookSettings, channel_of
+from .commands import COMMANDS
 from .screen import caption, mention
 
 __all__ = [

@@ -10,12 +10,11 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
@@ -26,10 +25,9 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from engine import RULE_SETS
-
 from ...hosting import Intent, User
 from ...present import (
+    TableView,
     Text,
     new_game_button,
     parse_new_game,
@@ -41,42 +39,22 @@ from ...present import (
 )
 from ...service import GameService, Outcome
 from ..reconcile import Reconciler
-from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, quietly
+from .commands import CHOOSER, COMMANDS, GREETING, HELP, parse_ludo_args
+from .notices import Notices
+from .pacing import Pending, Shows, Window
+from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
-#: the buttons of the rule chooser (/ludo without arguments)
-CHOOSER = [
-    ("classic", False, "Classic"),
-    ("tower", False, "Tower"),
-    ("italian", False, "Italian"),
-    ("italian", True, "Italian teams"),
-    ("super", False, "Super"),
-]
-
-COMMANDS = [
-    ("ludo", "Start a game: /ludo [classic|tower|italian|super] [teams] [timer=60]"),
-    ("join", "Join the game in this chat"),
-    ("leave", "Leave the game"),
-    ("roll", "Roll the die"),
-    ("move", "Move a piece: /move 2"),
-    ("board", "Show the board"),
-    ("rules", "Show the rules"),
-    ("end", "End the game (its creator or an admin)"),
-    ("help", "How to play"),
-]
-
-HELP = (
-    "<b>Ludo</b>: type /ludo to open a game here (or <code>/ludo italian teams timer=60</code>), "
-    "press <b>Join</b>, add computer players if you like, and the host presses <b>Start</b>. "
-    "On your turn press <b>Roll</b>, then the button of the piece to move. "
-    "/board shows the board, /rules the rules, /end ends the game."
-)
-GREETING = (
-    "Hi! I host games of Ludo. Add me to a group and type /ludo there, or play right here "
-    "against computer players: /ludo, then <b>Add computer</b> and <b>Start</b>."
-)
+#: Telegram's limit of messages sent or edited in one group: this many a minute
+GROUP_RATE = 20
+#: a refused command's answer in a group is deleted after this many seconds
+NOTICE_SECONDS = 15.0
+#: how long ``stop`` lets tables still waiting be shown
+DRAIN = 10.0
+#: the longest toast Telegram shows
+TOAST_LIMIT = 200
 
 
 class AdapterError(Exception):
@@ -104,40 +82,6 @@ def user_of(tg_user: Any) -> User:
     return User(PLATFORM, str(tg_user.id), name)
 
 
-def parse_ludo_args(args: Sequence[str]) -> tuple[str, dict[str, Any], int | None, str | None]:
-    """``/ludo italian teams pieces=5 timer=60`` -> (rules, options, timer, error)."""
-    rules = "classic"
-    options: dict[str, Any] = {}
-    timer: int | None = None
-    for k, raw in enumerate(args):
-        word = raw.strip().lower()
-        if k == 0 and word in RULE_SETS:
-            rules = word
-            continue
-        key, eq, value = word.partition("=")
-        if not eq:
-            options[key] = True  # "teams" means teams=true
-            continue
-        if key == "timer":
-            if value in ("off", "0", "none"):
-                timer = 0
-            elif value.isdigit():
-                timer = int(value)
-            else:
-                error = f"timer must be a number of seconds or off, not {value!r}"
-                return rules, options, None, error
-            continue
-        if value in ("true", "yes", "on"):
-            options[key] = True
-        elif value in ("false", "no", "off"):
-            options[key] = False
-        elif value.lstrip("-").isdigit():
-            options[key] = int(value)
-        else:
-            options[key] = value
-    return rules, options, timer, None
-
-
 class TelegramAdapter:
     """The game service on Telegram (python-telegram-bot's ``Application``)."""
 
@@ -149,13 +93,20 @@ class TelegramAdapter:
         api_url: str | None = None,
         webhook: WebhookSettings | None = None,
         image_size: int = 600,
-        group_rate: float = 20,
+        group_rate: int = GROUP_RATE,
+        group_period: float = 60.0,
         overall_rate: float = 30,
         max_retries: int = 5,
+        notice_seconds: float = NOTICE_SECONDS,
     ) -> None:
+        """``group_rate`` messages or edits in any ``group_period`` seconds in one group
+        (0: no limit); ``notice_seconds``: how long a refused command's answer stays
+        in a group."""
         self.service = service
         self.webhook = webhook
         self.image_size = image_size
+        #: the group limit, kept here (a sliding window), not by python-telegram-bot
+        self.window = Window(group_rate, group_period)
         builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
             Application.builder().token(token).concurrent_updates(8)
         )
@@ -163,12 +114,12 @@ class TelegramAdapter:
             root = api_url.rstrip("/")
             builder = builder.base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
         builder = builder.rate_limiter(
-            AIORateLimiter(
-                overall_max_rate=overall_rate, group_max_rate=group_rate, max_retries=max_retries
-            )
+            AIORateLimiter(overall_max_rate=overall_rate, group_max_rate=0, max_retries=max_retries)
         )
         self.app = builder.build()
         self.reconciler = Reconciler(service)
+        self.shows = Shows(self.window, self._reconcile, lambda channel: target(channel)[0])
+        self.notices = Notices(self.app.bot, self.window, notice_seconds)
         for name, handler in (
             ("start", self.cmd_start),
             ("help", self.cmd_help),
@@ -216,25 +167,44 @@ class TelegramAdapter:
             )
 
     async def stop(self) -> None:
+        """Stop receiving; show the tables still waiting (a little while) and delete the
+        refused commands' answers still up."""
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:
             await self.app.stop()
+        await self.shows.close(DRAIN)
+        await self.notices.close()
         await self.app.shutdown()
+
+    async def quiet(self) -> None:
+        """Wait until every table waiting for its chat's limit is shown."""
+        await self.shows.quiet()
 
     def owns(self, channel: str | None) -> bool:
         return bool(channel) and str(channel).startswith(PREFIX)
 
     async def show(
-        self, outcome: Outcome, *, fresh: bool = False, pressed: str | None = None
+        self,
+        outcome: Outcome,
+        *,
+        fresh: bool = False,
+        pressed: str | None = None,
+        view: TableView | None = None,
     ) -> None:
-        """Bring the chat of the outcome's game to its newest view."""
+        """Bring the chat of the outcome's game to its newest view, as soon as the
+        group's limit allows (a newer view meanwhile replaces this one)."""
         game = outcome.game
         if game is None or not self.owns(game.channel):
             return
-        view = table_view(game, outcome.happened, size=self.image_size)
-        screen = TelegramScreen(self.app.bot, game.channel)
-        await self.reconciler.reconcile(view, outcome.shown, screen, fresh=fresh, pressed=pressed)
+        view = view or table_view(game, outcome.happened, size=self.image_size)
+        self.shows.submit(Pending(view, outcome.shown, fresh, pressed))
+
+    async def _reconcile(self, pending: Pending) -> None:
+        screen = TelegramScreen(self.app.bot, pending.view.channel, self.window)
+        await self.reconciler.reconcile(
+            pending.view, pending.shown, screen, fresh=pending.fresh, pressed=pending.pressed
+        )
 
     # -- commands ---------------------------------------------------------
 
@@ -261,13 +231,13 @@ class TelegramAdapter:
                 [InlineKeyboardButton(label, callback_data=new_game_button(rules, teams))]
                 for rules, teams, label in CHOOSER
             ]
-            await TelegramScreen(self.app.bot, channel).say(
+            await TelegramScreen(self.app.bot, channel, self.window).say(
                 "Which rules?", InlineKeyboardMarkup(rows)
             )
             return
         rules, options, timer, error = parse_ludo_args(args)
         if error:
-            await self._say(update, html.escape(f"That game cannot be set up: {error}."))
+            await self._notice(update, html.escape(f"That game cannot be set up: {error}."))
             return
         outcome = await self._call(self.service.open, channel, user, rules, options, timer=timer)
         await self._answer(update, outcome)
@@ -288,7 +258,7 @@ class TelegramAdapter:
         """Move piece N."""
         args = context.args or []
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
-            await self._say(update, "Say which piece: <code>/move 2</code>")
+            await self._notice(update, "Say which piece: <code>/move 2</code>")
             return
         await self._act(update, Intent("move", int(args[0])))
 
@@ -299,7 +269,7 @@ class TelegramAdapter:
             return
         outcome = await self._call(self.service.look, where[0])
         if outcome.refusal is not None:
-            await self._say(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
+            await self._notice(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
             return
         await self.show(outcome, fresh=True)
 
@@ -325,8 +295,10 @@ class TelegramAdapter:
         await self._answer(update, outcome)
 
     async def _answer(self, update: Update, outcome: Outcome) -> None:
+        """A command's outcome: refused, a short answer (gone after a while in a group);
+        done, the table tells it."""
         if outcome.refusal is not None:
-            await self._say(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
+            await self._notice(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
         await self.show(outcome)
 
     async def _is_admin(self, update: Update) -> bool:
@@ -368,12 +340,22 @@ class TelegramAdapter:
             outcome = await self._call(
                 self.service.press, channel, user, press.game_id, press.version, press.intent
             )
-        # the answer first (it stops the button's spinner); a late one must not stop the show
-        refusal = outcome.refusal
-        await self._toast(query, say(refusal_text(refusal))[:200] if refusal else None)
-        await self.show(outcome, pressed=pressed)
+        # the answer first, at once: what the press did (even while the table waits for
+        # the group's limit), or why nothing happened; a late one must not stop the show
+        view = None
+        if outcome.refusal is not None:
+            text: str | None = say(refusal_text(outcome.refusal))
+        elif outcome.game is not None:
+            view = table_view(outcome.game, outcome.happened, size=self.image_size)
+            text = " ".join(say(t) for t in view.toast) or None
+        else:
+            text = None
+        await self._toast(query, text)
+        await self.show(outcome, pressed=pressed, view=view)
 
     async def _toast(self, query: Any, text: str | None) -> None:
+        if text is not None and len(text) > TOAST_LIMIT:
+            text = text[: TOAST_LIMIT - 1].rsplit(" ", 1)[0] + "…"
         try:
             await query.answer(text)
         except TelegramError as e:
@@ -382,9 +364,14 @@ class TelegramAdapter:
     # -- helpers ----------------------------------------------------------
 
     async def _say(self, update: Update, text: str) -> None:
-        message = update.effective_message
-        if message is not None:
-            await quietly(message.reply_text(text[:TEXT_LIMIT], parse_mode=ParseMode.HTML))
+        """Answer a command (help, rules): the answer stays."""
+        if update.effective_message is not None:
+            await self.notices.reply(update.effective_message, text)
+
+    async def _notice(self, update: Update, text: str) -> None:
+        """Answer a refused command: in a group, the answer goes after a short while."""
+        if update.effective_message is not None:
+            await self.notices.brief(update.effective_message, text)
 
     def _where(self, update: Update) -> tuple[str, User] | None:
         message, tg_user = update.effective_message, update.effective_user

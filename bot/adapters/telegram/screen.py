@@ -12,6 +12,7 @@ from telegram.error import BadRequest, Forbidden
 
 from ...hosting import User
 from ...present import TableView, Text, say
+from .pacing import Window
 
 log = logging.getLogger(__name__)
 
@@ -77,16 +78,24 @@ def keyboard(view: TableView) -> InlineKeyboardMarkup | None:
 class TelegramScreen:
     """The messages of one chat (or forum topic), through the Bot API."""
 
-    def __init__(self, bot: Bot, channel: str) -> None:
+    def __init__(self, bot: Bot, channel: str, window: Window | None = None) -> None:
         self.bot = bot
         self.channel = channel
         self.chat_id, self.thread = target(channel)
+        #: the group's limit of messages and edits (None: none kept here)
+        self.window = window
+
+    async def _turn(self) -> None:
+        """Wait for room in the group's limit, and take it."""
+        if self.window is not None:
+            await self.window.take(self.chat_id)
 
     def _caption(self, view: TableView) -> str:
-        # the player on turn is linked (a link in a new message notifies them)
-        return caption(view.lines, view.turn, CAPTION_LIMIT if view.picture else TEXT_LIMIT)
+        # only the person to notify is linked (a link in a new message notifies them)
+        return caption(view.lines, view.ping, CAPTION_LIMIT if view.picture else TEXT_LIMIT)
 
     async def edit(self, msg: str, view: TableView) -> bool:
+        await self._turn()
         try:
             if view.image is not None:
                 await self.bot.edit_message_media(
@@ -116,6 +125,7 @@ class TelegramScreen:
         return True
 
     async def post(self, view: TableView) -> str | None:
+        await self._turn()
         try:
             if view.image is not None:
                 sent = await self.bot.send_photo(
@@ -140,17 +150,31 @@ class TelegramScreen:
         return str(sent.message_id)
 
     async def retire(self, msg: str) -> None:
+        await self._turn()
         await quietly(
             self.bot.edit_message_reply_markup(
                 chat_id=self.chat_id, message_id=int(msg), reply_markup=None
             )
         )
 
-    async def remove(self, msg: str) -> None:
-        await quietly(self.bot.delete_message(self.chat_id, int(msg)))
+    async def remove(self, msg: str) -> bool:
+        """Delete a message; False if Telegram will not (a bot may delete its own
+        messages in a group for 48 hours only)."""
+        try:
+            await self.bot.delete_message(self.chat_id, int(msg))
+        except BadRequest as e:
+            if "not found" in str(e).lower():
+                return True  # gone already
+            log.info("message %s not deleted (%s)", msg, e)
+            return False
+        except Forbidden as e:
+            log.info("message %s not deleted (%s)", msg, e)
+            return False
+        return True
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Any:
         """A plain message in this chat (not the table): the rule chooser."""
+        await self._turn()
         try:
             return await self.bot.send_message(
                 self.chat_id,

@@ -1,0 +1,60 @@
+"""Answers to commands in a chat: kept, or (a refused command in a group) deleted
+after a short while, so that a group keeps only the games' boards."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from telegram import Bot, Message
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from .pacing import Window
+from .screen import TEXT_LIMIT
+
+log = logging.getLogger(__name__)
+
+
+class Notices:
+    """Replies to commands, counted in the group's limit; short-lived ones deleted."""
+
+    def __init__(self, bot: Bot, window: Window, seconds: float) -> None:
+        self.bot = bot
+        self.window = window
+        #: how long a short-lived answer stays in a group (0: for good)
+        self.seconds = seconds
+        #: short-lived answers still up: (chat, message) -> the timer deleting it
+        self._up: dict[tuple[int, int], asyncio.Task[None]] = {}
+
+    async def reply(self, message: Message, text: str) -> Message | None:
+        """Answer ``message`` in its chat (HTML); None if Telegram refused."""
+        await self.window.take(message.chat.id)
+        try:
+            return await message.reply_text(text[:TEXT_LIMIT], parse_mode=ParseMode.HTML)
+        except (BadRequest, Forbidden) as e:
+            log.info("a command could not be answered: %s", e)
+            return None
+
+    async def brief(self, message: Message, text: str) -> None:
+        """Answer ``message``; in a group the answer goes after :attr:`seconds`."""
+        sent = await self.reply(message, text)
+        if sent is None or sent.chat.type == ChatType.PRIVATE or self.seconds <= 0:
+            return
+        key = (sent.chat.id, sent.message_id)
+        self._up[key] = asyncio.create_task(self._expire(key))
+
+    async def _expire(self, key: tuple[int, int]) -> None:
+        await asyncio.sleep(self.seconds)
+        self._up.pop(key, None)
+        with contextlib.suppress(TelegramError):
+            await self.bot.delete_message(*key)
+
+    async def close(self) -> None:
+        """Delete the short-lived answers still up now (the bot is stopping)."""
+        for (chat, msg), timer in list(self._up.items()):
+            timer.cancel()
+            with contextlib.suppress(TelegramError):
+                await self.bot.delete_message(chat, msg)
+        self._up.clear()
