@@ -141,6 +141,8 @@ class Reconciler:
         self.service = service
         self._locks: dict[str, asyncio.Lock] = {}
         self._latest: OrderedDict[str, Shown] = OrderedDict()
+        #: messages this process deleted lately (a late press of one needs no delete)
+        self._deleted: OrderedDict[str, None] = OrderedDict()  # "channel message"
 
     async def reconcile(
         self,
@@ -185,7 +187,7 @@ class Reconciler:
         for old in todo.remove:
             if old == msg or (msg is None and old == notes.msg):
                 continue  # nothing replaced the table: it stays, to be pressed again
-            await self._remove(screen, old)
+            await self._remove(screen, view.channel, old)
         if msg is None:
             return
         kind = "picture" if view.picture else "text"
@@ -203,19 +205,26 @@ class Reconciler:
             theirs = Notes.from_bytes(theirs_shown.data)
             if theirs.rev >= view.rev:
                 if posted and theirs.msg != msg:
-                    await self._remove(screen, msg)  # theirs is the table: ours is a duplicate
+                    # theirs is the table: ours is a duplicate
+                    await self._remove(screen, view.channel, msg)
                 self._remember(view.game_id, theirs_shown)
                 return
             if theirs.msg and theirs.msg != msg:
-                await self._remove(screen, theirs.msg)
+                await self._remove(screen, view.channel, theirs.msg)
             srev = theirs_shown.rev
         log.warning("could not note what the chat shows of game %s", view.game_id)
 
-    @staticmethod
-    async def _remove(screen: Screen, msg: str) -> None:
+    async def _remove(self, screen: Screen, channel: str, msg: str) -> None:
         """Delete an old board; if the chat will not let us, at least its buttons go."""
+        key = f"{channel} {msg}"
+        if key in self._deleted:
+            return
         if not await screen.remove(msg):
             await screen.retire(msg)
+            return
+        self._deleted[key] = None
+        while len(self._deleted) > _CACHE:
+            self._deleted.popitem(last=False)
 
     def _newest(self, game_id: str, shown: Shown | None) -> Shown | None:
         mine = self._latest.get(game_id)
