@@ -108,8 +108,10 @@ class GameService:
         *,
         timer: int | None = None,
         auto_move: bool = True,
+        lang: str = "en",
     ) -> Outcome:
-        """Open a lobby in ``channel`` with ``user`` in the first seat."""
+        """Open a lobby in ``channel`` with ``user`` in the first seat; its table speaks
+        ``lang``."""
         try:
             game = open_game(
                 secrets.token_hex(4),
@@ -120,6 +122,7 @@ class GameService:
                 timer=self.default_timer if timer is None else timer,
                 auto_move=auto_move,
                 now=self.clock(),
+                lang=lang,
             )
         except Refusal as r:
             return Outcome(None, refusal=r)

@@ -116,6 +116,8 @@ class Member:
     global_name: str | None = None
     nick: str | None = None
     permissions: int = MEMBER_PERMISSIONS
+    #: the language of their Discord client (interactions carry it)
+    locale: str = "en-US"
 
     @property
     def display_name(self) -> str:
@@ -649,7 +651,7 @@ class FakeDiscord:
             "channel": dict(channel, permissions=str(member.permissions)),
             "member": member.member_json(),
             "app_permissions": str(BOT_PERMISSIONS),
-            "locale": "en-US",
+            "locale": member.locale,
             "guild_locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},

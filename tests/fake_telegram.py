@@ -204,14 +204,15 @@ def make_user(
     first_name: str,
     last_name: str | None = None,
     username: str | None = None,
+    language_code: str = "en",
 ) -> dict[str, Any]:
-    """A Telegram User object (a person)."""
+    """A Telegram User object (a person, whose app speaks ``language_code``)."""
     u: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
     if last_name is not None:
         u["last_name"] = last_name
     if username is not None:
         u["username"] = username
-    u["language_code"] = "en"
+    u["language_code"] = language_code
     return u
 
 

@@ -28,7 +28,7 @@ from bot.adapters.discord import AdapterError, DiscordAdapter, DiscordSettings
 from bot.adapters.reconcile import Notes, Reconciler
 from bot.app.runner import run_timers
 from bot.hosting import ENDED, LOBBY, OVER, PLAYING, Game, User
-from bot.present import say, table_view
+from bot.present import Text, language_of, say, table_view
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_discord import (
@@ -264,7 +264,9 @@ class Harness:
         inter, new = await self.command(host, "new", channel_id=channel_id, **options)
         assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
         (told,) = [m for m in new if m.ephemeral]
-        assert told.visible_to == host.id and told.content.startswith("You opened a game")
+        rules = options.get("rules", "classic")
+        opened = say(Text("you.opened", {"rules": rules}), lang=language_of(host.locale))
+        assert told.visible_to == host.id and told.content == opened
         (lobby,) = [m for m in new if not m.ephemeral]
         assert lobby.interaction_id is None and lobby.pinged_users == set()
         game_id = game_id_of(lobby)
@@ -1524,3 +1526,57 @@ async def test_run_with_wrong_token_exits_with_one_line(fake: FakeDiscord, tmp_p
     assert "DISCORD_TOKEN" in lines[0]
     assert fake.calls_to("GET", "/users/@me")[0].status == 401
     assert not fake.connections
+
+
+# ----------------------------------------------------------------------
+# languages
+
+RUI = Member(1_300_000_000_000_000_011, "rui", global_name="Rui", locale="pt-BR")
+GIA = Member(1_300_000_000_000_000_012, "gia", global_name="Gia", locale="it")
+EVA = Member(1_300_000_000_000_000_013, "eva", global_name="Eva", locale="es-419")
+
+
+async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    h.extra_members.extend([RUI, GIA, EVA])
+
+    def pt(key: str, **params: Any) -> str:
+        return say(Text(key, params), lang="pt_BR")
+
+    await h.start(seed=6)
+    game_id, lobby = await h.lobby(RUI)
+    assert h.game(game_id).lang == "pt_BR"
+    assert lobby.description.startswith(pt("lobby.opened", host="Rui", rules="classic"))
+    assert lobby.labels() == [
+        pt(k)
+        for k in ("btn.join", "btn.leave", "btn.add_computer", "btn.remove_computer", "btn.start")
+    ]
+    # Gia may not start Rui's game: told privately, in Italian
+    _, new = await h.press(GIA, lobby, pt("btn.start"))
+    (told,) = new
+    assert told.ephemeral and told.content == say(Text("refuse.not_seated"), lang="it")
+    # Eva joins by command: acknowledged in Spanish, the table says it in Portuguese
+    _, new = await h.command(EVA, "join", settle=game_id)
+    (told,) = new
+    assert told.ephemeral and told.content == say(Text("you.joined"), lang="es")
+    assert pt("lobby.joined", who="Eva") in h.table(game_id).description
+    _, new = await h.press(EVA, h.table(game_id), pt("btn.start"))
+    (told,) = new
+    assert told.ephemeral and told.content == say(
+        Text("refuse.only_host_starts", {"host": "Rui"}), lang="es"
+    )
+    await h.press(RUI, h.table(game_id), pt("btn.add_computer"), settle=game_id)
+    await h.press(RUI, h.table(game_id), pt("btn.start"), settle=game_id)
+    game = h.game(game_id)
+    table = h.table(game_id)
+    member = h.on_turn(game_id)
+    assert member is not None and game.state is not None and game.state.phase == "roll"
+    colour = next(s.colour for s in game.seats if s.user and s.user.id == str(member.id))
+    assert table.labels() == [pt("btn.roll")]
+    assert table.description.endswith(pt("turn.roll", who=member.display_name, colour=colour))
+    # Gia is not playing: told in Italian
+    _, new = await h.press(GIA, table, pt("btn.roll"))
+    (told,) = new
+    assert told.ephemeral and told.content == say(Text("refuse.not_seated"), lang="it")
+    h.check_clean()

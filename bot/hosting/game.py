@@ -90,6 +90,8 @@ class Game:
     timer: int
     #: make the only legal move by itself
     auto_move: bool = True
+    #: the language of the game's table in its chat (``en``, ``pt_BR``...)
+    lang: str = "en"
     status: str = LOBBY
     #: bumps whenever what the buttons act on changes (start, roll, move, end);
     #: a button carrying another version is outdated
@@ -169,6 +171,8 @@ class Game:
             d["due"] = round(self.deadline, 3)
         if self.last:
             d["last"] = self.last
+        if self.lang != "en":
+            d["lang"] = self.lang
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -188,6 +192,7 @@ class Game:
                 creator=User(str(by[0]), str(by[1]), str(by[2])),
                 timer=int(d.get("timer", 0)),
                 auto_move=bool(d.get("auto", True)),
+                lang=str(d.get("lang") or "en")[:16],
                 status=str(d["st"]),
                 version=int(d["ver"]),
                 seats=[Seat.from_dict(s) for s in d.get("seats", [])],

@@ -26,6 +26,7 @@ def open_game(
     timer: int,
     auto_move: bool,
     now: float,
+    lang: str = "en",
 ) -> Game:
     """A new lobby in ``channel`` with ``user`` in the first seat (refused if set up wrong)."""
     try:
@@ -42,6 +43,7 @@ def open_game(
         creator=user,
         timer=timer,
         auto_move=auto_move,
+        lang=lang,
         seats=[Seat(user)],
         created=now,
     )

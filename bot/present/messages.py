@@ -10,19 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .catalog import translations
 from .text import Text
-
-_WHY = {
-    "six": "for the 6",
-    "capture": "for the capture",
-    "home": "for reaching home",
-}
-
-
-def _rolled(p: dict[str, Any]) -> str:
-    """'rolled 4 and ' when the move's roll is told in the same line."""
-    return f"rolled {p['die']} and " if p.get("die") else ""
-
 
 RULES_TEXT = {
     "classic": (
@@ -52,7 +41,9 @@ RULES_TEXT = {
     ),
 }
 
-MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
+#: message id -> its English wording (a pair: singular and plural, chosen by ``count``);
+#: an id with a variant (see :data:`VARIANTS`) has one entry per variant: ``ev.move.rolled``
+MESSAGES: dict[str, str | tuple[str, str]] = {
     # lobby
     "lobby.opened": "{host} opened a game of {rules} Ludo. Press Join to play; "
     "{host} presses Start.",
@@ -60,10 +51,9 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "lobby.left": "{who} left the lobby.",
     "lobby.computer_added": "A computer player sat down.",
     "lobby.computer_removed": "A computer player left.",
-    "lobby.computer_filled": lambda p: (
-        "Computer players take the empty seats."
-        if p.get("count", 1) != 1
-        else "A computer player takes the empty seat."
+    "lobby.computer_filled": (
+        "A computer player takes the empty seat.",
+        "Computer players take the empty seats.",
     ),
     "lobby.closed_empty": "{who} left and nobody is seated: the game is closed.",
     "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}).",
@@ -81,22 +71,26 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "turn.bonus": "{who} ({colour}): choose a piece for the bonus move of {steps}.",
     # events
     "ev.roll": "{who} rolled {die}.",
-    "ev.enter": lambda p: f"{p['who']} {_rolled(p)}brought piece {p['piece']} out.",
-    "ev.move": lambda p: (
-        f"{p['who']} {_rolled(p)}moved piece {p['piece']} from {p['frm']} to {p['to']}"
-        + (" (bouncing off home)." if p.get("bounce") else ".")
-    ),
-    "ev.home": lambda p: f"{p['who']} {_rolled(p)}brought piece {p['piece']} home!",
+    "ev.enter": "{who} brought piece {piece} out.",
+    "ev.enter.rolled": "{who} rolled {die} and brought piece {piece} out.",
+    "ev.move": "{who} moved piece {piece} from {frm} to {to}.",
+    "ev.move.rolled": "{who} rolled {die} and moved piece {piece} from {frm} to {to}.",
+    "ev.move.bounce": "{who} moved piece {piece} from {frm} to {to} (bouncing off home).",
+    "ev.move.rolled.bounce": "{who} rolled {die} and moved piece {piece} from {frm} to {to} "
+    "(bouncing off home).",
+    "ev.home": "{who} brought piece {piece} home!",
+    "ev.home.rolled": "{who} rolled {die} and brought piece {piece} home!",
     "ev.capture": "{who} captured {victim}'s piece {piece}: back to base.",
     "ev.tower": "{who} built a tower.",
     "ev.barrier": "{who} formed a barrier.",
-    "ev.extra": lambda p: (
-        f"{p['who']} rolls again {_WHY.get(p.get('why') or '', '')}".rstrip() + "."
-    ),
-    "ev.bonus": lambda p: (
-        f"{p['who']} earns a bonus move of {p['steps']} {_WHY.get(p.get('why') or '', '')}".rstrip()
-        + "."
-    ),
+    "ev.extra": "{who} rolls again.",
+    "ev.extra.six": "{who} rolls again for the 6.",
+    "ev.extra.capture": "{who} rolls again for the capture.",
+    "ev.extra.home": "{who} rolls again for reaching home.",
+    "ev.bonus": "{who} earns a bonus move of {steps}.",
+    "ev.bonus.six": "{who} earns a bonus move of {steps} for the 6.",
+    "ev.bonus.capture": "{who} earns a bonus move of {steps} for the capture.",
+    "ev.bonus.home": "{who} earns a bonus move of {steps} for reaching home.",
     "ev.bonus_lost": "{who} loses the bonus move: no piece can move {steps}.",
     "ev.penalty": "Third 6 in a row: {who}'s piece {piece} goes back to base.",
     "ev.pass": "{who} rolled {die}: no piece can move.",
@@ -111,19 +105,26 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "you.left_game": "You left; a computer player takes {colour}.",
     "you.ended": "You ended the game.",
     "you.roll": "You rolled {die}.",
-    "you.enter": lambda p: f"You {_rolled(p)}brought piece {p['piece']} out.",
-    "you.move": lambda p: (
-        f"You {_rolled(p)}moved piece {p['piece']} from {p['frm']} to {p['to']}"
-        + (" (bouncing off home)." if p.get("bounce") else ".")
-    ),
-    "you.home": lambda p: f"You {_rolled(p)}brought piece {p['piece']} home!",
+    "you.enter": "You brought piece {piece} out.",
+    "you.enter.rolled": "You rolled {die} and brought piece {piece} out.",
+    "you.move": "You moved piece {piece} from {frm} to {to}.",
+    "you.move.rolled": "You rolled {die} and moved piece {piece} from {frm} to {to}.",
+    "you.move.bounce": "You moved piece {piece} from {frm} to {to} (bouncing off home).",
+    "you.move.rolled.bounce": "You rolled {die} and moved piece {piece} from {frm} to {to} "
+    "(bouncing off home).",
+    "you.home": "You brought piece {piece} home!",
+    "you.home.rolled": "You rolled {die} and brought piece {piece} home!",
     "you.capture": "You captured {victim}'s piece {piece}.",
     "you.tower": "You built a tower.",
     "you.barrier": "You formed a barrier.",
-    "you.extra": lambda p: f"You roll again {_WHY.get(p.get('why') or '', '')}".rstrip() + ".",
-    "you.bonus": lambda p: (
-        f"You earn a bonus move of {p['steps']} {_WHY.get(p.get('why') or '', '')}".rstrip() + "."
-    ),
+    "you.extra": "You roll again.",
+    "you.extra.six": "You roll again for the 6.",
+    "you.extra.capture": "You roll again for the capture.",
+    "you.extra.home": "You roll again for reaching home.",
+    "you.bonus": "You earn a bonus move of {steps}.",
+    "you.bonus.six": "You earn a bonus move of {steps} for the 6.",
+    "you.bonus.capture": "You earn a bonus move of {steps} for the capture.",
+    "you.bonus.home": "You earn a bonus move of {steps} for reaching home.",
     "you.bonus_lost": "You lose the bonus move: no piece can move {steps}.",
     "you.penalty": "Third 6 in a row: your piece {piece} goes back to base.",
     "you.pass": "You rolled {die}: no piece can move.",
@@ -136,8 +137,10 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "caption.more": "…",
     # timer
     "timer.expired": "{who} ran out of time: the computer plays this turn for {colour}.",
-    "timer.took_over": "{who} ran out of time {count} times in a row: "
-    "a computer player takes {colour} over.",
+    "timer.took_over": (
+        "{who} ran out of time {count} time in a row: a computer player takes {colour} over.",
+        "{who} ran out of time {count} times in a row: a computer player takes {colour} over.",
+    ),
     # buttons
     "btn.join": "Join",
     "btn.leave": "Leave",
@@ -145,7 +148,8 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
     "btn.remove_computer": "Remove computer",
     "btn.start": "Start",
     "btn.roll": "Roll",
-    "btn.enter": lambda p: f"{p['piece']} out" + (" & captures" if p.get("captures") else ""),
+    "btn.enter": "{piece} out",
+    "btn.enter.captures": "{piece} out & captures",
     "btn.home": "{piece} home",
     "btn.capture": "{piece} captures at {to}",
     "btn.move": "{piece} → {to}",
@@ -184,21 +188,78 @@ MESSAGES: dict[str, str | Callable[[dict[str, Any]], str]] = {
 }
 
 
-def say(text: Text, escape: Callable[[str], str] | None = None) -> str:
-    """The English sentence for ``text``; ``escape`` is applied to every text parameter."""
-    template = MESSAGES.get(text.key)
+def _rolled_bounce(p: dict[str, Any]) -> str:
+    return (".rolled" if p.get("die") else "") + (".bounce" if p.get("bounce") else "")
+
+
+def _rolled(p: dict[str, Any]) -> str:
+    return ".rolled" if p.get("die") else ""
+
+
+def _why(p: dict[str, Any]) -> str:
+    why = p.get("why")
+    return f".{why}" if why in ("six", "capture", "home") else ""
+
+
+#: ids whose wording depends on a parameter: the suffix of the variant to use
+VARIANTS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "ev.enter": _rolled,
+    "ev.home": _rolled,
+    "ev.move": _rolled_bounce,
+    "ev.extra": _why,
+    "ev.bonus": _why,
+    "you.enter": _rolled,
+    "you.home": _rolled,
+    "you.move": _rolled_bounce,
+    "you.extra": _why,
+    "you.bonus": _why,
+    "btn.enter": lambda p: ".captures" if p.get("captures") else "",
+}
+
+#: parameters that hold a word of the game (a colour, a rule set's name), said in the
+#: reader's language: parameter -> the catalog context of its words
+WORDS = {"colour": "colour", "victim_colour": "colour", "rules": "rules"}
+
+#: the words of the game, as message ids of their own (context, English)
+GAME_WORDS = [
+    *(("colour", c) for c in ("red", "green", "yellow", "blue")),
+    *(("rules", r) for r in ("classic", "tower", "italian", "super")),
+]
+
+
+def message_id(text: Text) -> str:
+    """The id of the wording of ``text``: its key, or the key of its variant."""
+    variant = VARIANTS.get(text.key)
+    return text.key + (variant(dict(text.params)) if variant else "")
+
+
+def say(text: Text, escape: Callable[[str], str] | None = None, lang: str | None = None) -> str:
+    """The sentence for ``text`` in ``lang`` (English if None or unknown); ``escape`` is
+    applied to every text parameter (the players' names)."""
+    msgid = message_id(text)
+    source = MESSAGES.get(msgid)
+    if source is None:
+        return text.key
+    tr = translations(lang)
     params = dict(text.params)
+    for name, context in WORDS.items():
+        word = params.get(name)
+        if isinstance(word, str):
+            params[name] = tr.pgettext(context, word)
     if escape is not None:
         params = {k: escape(v) if isinstance(v, str) else v for k, v in params.items()}
-    if template is None:
-        return text.key
-    if callable(template):
-        return template(params)
+    if isinstance(source, tuple):
+        count = params.get("count", 1)
+        template = tr.npgettext(msgid, source[0], source[1], count if isinstance(count, int) else 1)
+    else:
+        template = tr.pgettext(msgid, source)
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
 
 
-def say_all(lines: Iterable[Text], escape: Callable[[str], str] | None = None) -> str:
-    return "\n".join(say(t, escape) for t in lines)
+def say_all(
+    lines: Iterable[Text], escape: Callable[[str], str] | None = None, lang: str | None = None
+) -> str:
+    return "\n".join(say(t, escape, lang) for t in lines)

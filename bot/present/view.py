@@ -53,6 +53,8 @@ class TableView:
     toast: tuple[Text, ...] = ()
     #: the person on turn let their time run out: remind them (a new message notifies)
     nudge: bool = False
+    #: the language of the table
+    lang: str = "en"
 
     @property
     def lines(self) -> tuple[Text, ...]:
@@ -118,6 +120,7 @@ def table_view(
     *,
     size: int = 600,
     max_story: int | None = MAX_STORY,
+    lang: str | None = None,
 ) -> TableView:
     """The view of ``game`` after ``happened`` (None: just looking); the caption tells
     the latest ``max_story`` lines of what happened (None: all of them)."""
@@ -154,6 +157,7 @@ def table_view(
         size=size,
         toast=toast_lines(game, happened),
         nudge=turn is not None and happened is not None and _timed_out(happened),
+        lang=lang or game.lang,
     )
 
 

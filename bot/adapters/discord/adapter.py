@@ -21,7 +21,16 @@ import discord
 from discord import app_commands
 
 from ...hosting import Intent, User
-from ...present import TableView, Text, parse_press, refusal_text, rules_lines, say, table_view
+from ...present import (
+    TableView,
+    Text,
+    language_of,
+    parse_press,
+    refusal_text,
+    rules_lines,
+    say,
+    table_view,
+)
 from ...present.narrate import where
 from ...service import GameService, Outcome
 from ..reconcile import Reconciler
@@ -50,12 +59,17 @@ def channel_key(channel_id: int | None) -> str:
     return f"{PREFIX}{channel_id}"
 
 
-def toast_of(view: TableView) -> str:
-    """What a command did, for the asker alone: the view's toast ("You rolled 5."),
-    else its caption."""
+def toast_of(view: TableView, lang: str) -> str:
+    """What a command did, for the asker alone in their ``lang``: the view's toast
+    ("You rolled 5."), else its caption."""
     if view.toast:
-        return " ".join(say(t, clean) for t in view.toast)[:CONTENT_LIMIT]
-    return describe(view.lines, CONTENT_LIMIT)
+        return " ".join(say(t, clean, lang) for t in view.toast)[:CONTENT_LIMIT]
+    return describe(view.lines, CONTENT_LIMIT, lang)
+
+
+def language(interaction: discord.Interaction[Any]) -> str:
+    """The language of the person who acted (their Discord client's)."""
+    return language_of(str(interaction.locale))
 
 
 class DiscordAdapter:
@@ -135,7 +149,9 @@ class DiscordAdapter:
         """``/ludo new``: open a lobby here (posted in the channel; the asker told privately)."""
         await self._command(
             interaction,
-            lambda channel, user: self.service.open(channel, user, rules, options, timer=timer),
+            lambda channel, user: self.service.open(
+                channel, user, rules, options, timer=timer, lang=language(interaction)
+            ),
         )
 
     async def act(self, interaction: discord.Interaction[Any], intent: Intent) -> None:
@@ -156,7 +172,7 @@ class DiscordAdapter:
             game = await asyncio.to_thread(
                 self.service.game_in, channel_key(interaction.channel_id)
             )
-            text = describe(rules_lines(name, game), CONTENT_LIMIT)
+            text = describe(rules_lines(name, game), CONTENT_LIMIT, language(interaction))
             await InteractionScreen(self.client, interaction, None).private(text)
 
     async def pieces(
@@ -197,7 +213,7 @@ class DiscordAdapter:
             )
             press = parse_press(data)
             if press is None or message is None:
-                await screen.private(say(Text("refuse.bad_button")))
+                await screen.private(say(Text("refuse.bad_button"), lang=language(interaction)))
                 return
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
             work = await self._quick(
@@ -248,12 +264,13 @@ class DiscordAdapter:
         fresh: bool = False,
     ) -> None:
         """Refused: tell the asker; then bring the channel to the game as it stands."""
+        lang = language(screen.interaction)
         if work is None:
-            await screen.private(say(Text("refuse.busy")))
+            await screen.private(say(Text("refuse.busy"), lang=lang))
             return
         outcome, view = work
         if outcome.refusal is not None:
-            await screen.private(say(refusal_text(outcome.refusal), clean))
+            await screen.private(say(refusal_text(outcome.refusal), clean, lang))
         if outcome.game is None:
             await screen.conclude()
             return
@@ -261,7 +278,8 @@ class DiscordAdapter:
             view = await asyncio.to_thread(self._view, outcome)
         if screen.pressed is None and not screen.told:
             # a command: the asker is told what it did at once; the table follows by REST
-            await screen.private(say(Text("you.moved_board")) if fresh else toast_of(view))
+            told = say(Text("you.moved_board"), lang=lang) if fresh else toast_of(view, lang)
+            await screen.private(told)
         await self._reconcile(view, outcome, screen, fresh=fresh, pressed=screen.pressed)
         await screen.conclude()
 

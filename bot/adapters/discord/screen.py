@@ -44,9 +44,10 @@ def clean(text: str) -> str:
     return text.replace("@", "@\u200b").replace("<#", "<\u200b#")
 
 
-def describe(lines: Sequence[Text], limit: int = EMBED_LIMIT) -> str:
-    """The lines as text with the names escaped, cut to ``limit`` (the latest lines kept)."""
-    text = "\n".join(say(t, clean) for t in lines)
+def describe(lines: Sequence[Text], limit: int = EMBED_LIMIT, lang: str | None = None) -> str:
+    """The lines as text in ``lang`` with the names escaped, cut to ``limit`` (the latest
+    lines kept)."""
+    text = "\n".join(say(t, clean, lang) for t in lines)
     if len(text) > limit:
         text = "…\n" + text[-limit:].split("\n", 1)[-1]
     return text
@@ -60,7 +61,7 @@ def buttons_of(view: TableView) -> discord.ui.View | None:
     for r, row in enumerate(view.buttons[:5]):
         for b in row[:5]:
             style = _STYLES.get(b.style, discord.ButtonStyle.secondary)
-            button = GameButton(b.data, say(b.label), style)
+            button = GameButton(b.data, say(b.label, lang=view.lang), style)
             button.item.row = r
             out.add_item(button)
     return out
@@ -81,7 +82,7 @@ def fields(view: TableView, *, edit: bool = False) -> dict[str, Any]:
     ``view.ping`` may be notified by it (a display name can never ping anyone).
     """
     out: dict[str, Any] = {}
-    embed = discord.Embed(description=describe(view.lines), colour=_colour(view))
+    embed = discord.Embed(description=describe(view.lines, lang=view.lang), colour=_colour(view))
     image = view.image
     if image is not None:
         name = f"{view.picture}.png"

@@ -29,6 +29,7 @@ from ...hosting import Intent, User
 from ...present import (
     TableView,
     Text,
+    language_of,
     new_game_button,
     parse_new_game,
     parse_press,
@@ -75,6 +76,12 @@ def channel_of(message: Message | None, chat_id: int) -> str:
     if message is not None and message.is_topic_message and message.message_thread_id:
         return f"{PREFIX}{chat_id}:{message.message_thread_id}"
     return f"{PREFIX}{chat_id}"
+
+
+def language(update: Update) -> str:
+    """The language of the person who acted (their Telegram app's)."""
+    user = update.effective_user
+    return language_of(user.language_code if user is not None else None)
 
 
 def user_of(tg_user: Any) -> User:
@@ -239,7 +246,9 @@ class TelegramAdapter:
         if error:
             await self._notice(update, html.escape(f"That game cannot be set up: {error}."))
             return
-        outcome = await self._call(self.service.open, channel, user, rules, options, timer=timer)
+        outcome = await self._call(
+            self.service.open, channel, user, rules, options, timer=timer, lang=language(update)
+        )
         await self._answer(update, outcome)
 
     async def cmd_join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -269,7 +278,8 @@ class TelegramAdapter:
             return
         outcome = await self._call(self.service.look, where[0])
         if outcome.refusal is not None:
-            await self._notice(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
+            lines = [refusal_text(outcome.refusal)]
+            await self._notice(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
             return
         await self.show(outcome, fresh=True)
 
@@ -281,7 +291,7 @@ class TelegramAdapter:
         args = context.args or []
         game = await self._call(self.service.game_in, where[0])
         lines = rules_lines(args[0].lower() if args else None, game)
-        await self._say(update, caption(lines, limit=TEXT_LIMIT))
+        await self._say(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
 
     async def cmd_end(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """End the game: its creator, or a chat admin."""
@@ -298,7 +308,8 @@ class TelegramAdapter:
         """A command's outcome: refused, a short answer (gone after a while in a group);
         done, the table tells it."""
         if outcome.refusal is not None:
-            await self._notice(update, caption([refusal_text(outcome.refusal)], limit=TEXT_LIMIT))
+            lines = [refusal_text(outcome.refusal)]
+            await self._notice(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
         await self.show(outcome)
 
     async def _is_admin(self, update: Update) -> bool:
@@ -331,11 +342,13 @@ class TelegramAdapter:
         if chosen is not None:
             rules, teams = chosen
             options = {"teams": True} if teams else {}
-            outcome = await self._call(self.service.open, channel, user, rules, options)
+            outcome = await self._call(
+                self.service.open, channel, user, rules, options, lang=language(update)
+            )
         else:
             press = parse_press(query.data)
             if press is None:
-                await self._toast(query, say(Text("refuse.bad_button")))
+                await self._toast(query, say(Text("refuse.bad_button"), lang=language(update)))
                 return
             outcome = await self._call(
                 self.service.press, channel, user, press.game_id, press.version, press.intent
@@ -344,10 +357,10 @@ class TelegramAdapter:
         # the group's limit), or why nothing happened; a late one must not stop the show
         view = None
         if outcome.refusal is not None:
-            text: str | None = say(refusal_text(outcome.refusal))
+            text: str | None = say(refusal_text(outcome.refusal), lang=language(update))
         elif outcome.game is not None:
             view = table_view(outcome.game, outcome.happened, size=self.image_size)
-            text = " ".join(say(t) for t in view.toast) or None
+            text = " ".join(say(t, lang=language(update)) for t in view.toast) or None
         else:
             text = None
         await self._toast(query, text)

@@ -37,16 +37,18 @@ def caption(
     limit: int = CAPTION_LIMIT,
     *,
     links: bool = True,
+    lang: str | None = None,
 ) -> str:
-    """The lines as HTML, the person to notify linked, cut to ``limit`` (latest lines kept)."""
+    """The lines as HTML in ``lang``, the person to notify linked, cut to ``limit``
+    (latest lines kept)."""
     out = []
     for t in lines:
         if links and ping is not None and t.key.startswith("turn.") and t.params.get("who"):
             params = {k: html.escape(v) if isinstance(v, str) else v for k, v in t.params.items()}
             params["who"] = mention(ping)
-            out.append(say(Text(t.key, params)))
+            out.append(say(Text(t.key, params), lang=lang))
         else:
-            out.append(say(t, html.escape))
+            out.append(say(t, html.escape, lang))
     text = "\n".join(out)
     while len(text) > limit and len(out) > 1:
         # a long run of computer moves: keep the latest lines
@@ -56,7 +58,7 @@ def caption(
     if len(text) <= limit:
         return text
     if links:  # one line too long even alone: no link, so a cut cannot break a tag
-        return caption(lines, ping, limit, links=False)
+        return caption(lines, ping, limit, links=False, lang=lang)
     cut = text[:limit]
     amp = cut.rfind("&")
     if amp > cut.rfind(";"):  # never leave half an entity like "&am"
@@ -69,7 +71,7 @@ def keyboard(view: TableView) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton(say(b.label), callback_data=b.data) for b in row]
+            [InlineKeyboardButton(say(b.label, lang=view.lang), callback_data=b.data) for b in row]
             for row in view.buttons
         ]
     )
@@ -92,7 +94,8 @@ class TelegramScreen:
 
     def _caption(self, view: TableView) -> str:
         # only the person to notify is linked (a link in a new message notifies them)
-        return caption(view.lines, view.ping, CAPTION_LIMIT if view.picture else TEXT_LIMIT)
+        limit = CAPTION_LIMIT if view.picture else TEXT_LIMIT
+        return caption(view.lines, view.ping, limit, lang=view.lang)
 
     async def edit(self, msg: str, view: TableView) -> bool:
         await self._turn()
