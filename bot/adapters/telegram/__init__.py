@@ -1,8 +1,9 @@
 """Telegram (python-telegram-bot)."""
 
-from .adapter import AdapterError, TelegramAdapter, WebhookSettings, channel_of
+from .adapter import AdapterError, TelegramAdapter, WebhookSettings
 from .commands import COMMANDS
 from .screen import caption, mention
+from .updates import channel_of
 
 __all__ = [
     "COMMANDS",

@@ -25,11 +25,10 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from ...hosting import Intent, User
+from ...hosting import Intent, Refusal, User
 from ...present import (
     TableView,
     Text,
-    language_of,
     new_game_button,
     parse_new_game,
     parse_press,
@@ -44,10 +43,10 @@ from .commands import CHOOSER, COMMANDS, GREETING, HELP, parse_ludo_args
 from .notices import Notices
 from .pacing import Pending, Shows, Window
 from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
+from .updates import channel_of, language, user_of
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "telegram"
 #: Telegram's limit of messages sent or edited in one group: this many a minute
 GROUP_RATE = 20
 #: a refused command's answer in a group is deleted after this many seconds
@@ -69,24 +68,6 @@ class WebhookSettings:
     port: int = 8443
     secret: str | None = None
     path: str = "telegram"
-
-
-def channel_of(message: Message | None, chat_id: int) -> str:
-    """One game per chat, or per forum topic."""
-    if message is not None and message.is_topic_message and message.message_thread_id:
-        return f"{PREFIX}{chat_id}:{message.message_thread_id}"
-    return f"{PREFIX}{chat_id}"
-
-
-def language(update: Update) -> str:
-    """The language of the person who acted (their Telegram app's)."""
-    user = update.effective_user
-    return language_of(user.language_code if user is not None else None)
-
-
-def user_of(tg_user: Any) -> User:
-    name = tg_user.full_name or tg_user.username or str(tg_user.id)
-    return User(PLATFORM, str(tg_user.id), name)
 
 
 class TelegramAdapter:
@@ -278,8 +259,7 @@ class TelegramAdapter:
             return
         outcome = await self._call(self.service.look, where[0])
         if outcome.refusal is not None:
-            lines = [refusal_text(outcome.refusal)]
-            await self._notice(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
+            await self._refused(update, outcome.refusal)
             return
         await self.show(outcome, fresh=True)
 
@@ -308,8 +288,7 @@ class TelegramAdapter:
         """A command's outcome: refused, a short answer (gone after a while in a group);
         done, the table tells it."""
         if outcome.refusal is not None:
-            lines = [refusal_text(outcome.refusal)]
-            await self._notice(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
+            await self._refused(update, outcome.refusal)
         await self.show(outcome)
 
     async def _is_admin(self, update: Update) -> bool:
@@ -331,9 +310,10 @@ class TelegramAdapter:
         query = update.callback_query
         if query is None:
             return
+        lang = language(update)
         message = query.message if isinstance(query.message, Message) else None
         if message is None or query.from_user is None:
-            await self._toast(query, "This button no longer works.")
+            await self._toast(query, say(Text("refuse.bad_button"), lang=lang))
             return
         channel = channel_of(message, message.chat.id)
         user = user_of(query.from_user)
@@ -342,13 +322,11 @@ class TelegramAdapter:
         if chosen is not None:
             rules, teams = chosen
             options = {"teams": True} if teams else {}
-            outcome = await self._call(
-                self.service.open, channel, user, rules, options, lang=language(update)
-            )
+            outcome = await self._call(self.service.open, channel, user, rules, options, lang=lang)
         else:
             press = parse_press(query.data)
             if press is None:
-                await self._toast(query, say(Text("refuse.bad_button"), lang=language(update)))
+                await self._toast(query, say(Text("refuse.bad_button"), lang=lang))
                 return
             outcome = await self._call(
                 self.service.press, channel, user, press.game_id, press.version, press.intent
@@ -357,10 +335,10 @@ class TelegramAdapter:
         # the group's limit), or why nothing happened; a late one must not stop the show
         view = None
         if outcome.refusal is not None:
-            text: str | None = say(refusal_text(outcome.refusal), lang=language(update))
+            text: str | None = say(refusal_text(outcome.refusal), lang=lang)
         elif outcome.game is not None:
             view = table_view(outcome.game, outcome.happened, size=self.image_size)
-            text = " ".join(say(t, lang=language(update)) for t in view.toast) or None
+            text = " ".join(say(t, lang=lang) for t in view.toast) or None
         else:
             text = None
         await self._toast(query, text)
@@ -380,6 +358,11 @@ class TelegramAdapter:
         """Answer a command (help, rules): the answer stays."""
         if update.effective_message is not None:
             await self.notices.reply(update.effective_message, text)
+
+    async def _refused(self, update: Update, refusal: Refusal) -> None:
+        """Why a command cannot be done, to the asker in their language."""
+        lines = [refusal_text(refusal)]
+        await self._notice(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
 
     async def _notice(self, update: Update, text: str) -> None:
         """Answer a refused command: in a group, the answer goes after a short while."""

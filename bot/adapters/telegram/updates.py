@@ -1,0 +1,31 @@
+"""Who and where an update comes from: the person, their language, the game's channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Message, Update
+
+from ...hosting import User
+from ...present import language_of
+from .screen import PREFIX
+
+PLATFORM = "telegram"
+
+
+def channel_of(message: Message | None, chat_id: int) -> str:
+    """One game per chat, or per forum topic."""
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return f"{PREFIX}{chat_id}:{message.message_thread_id}"
+    return f"{PREFIX}{chat_id}"
+
+
+def language(update: Update) -> str:
+    """The language of the person who acted (their Telegram app's)."""
+    user = update.effective_user
+    return language_of(user.language_code if user is not None else None)
+
+
+def user_of(tg_user: Any) -> User:
+    name = tg_user.full_name or tg_user.username or str(tg_user.id)
+    return User(PLATFORM, str(tg_user.id), name)
