@@ -12,7 +12,18 @@ class LudoError(ValueError):
 
 
 class RulesError(LudoError):
-    """An unknown rule set, an unknown option, or a bad option value."""
+    """An unknown rule set, an unknown option, or a bad option value.
+
+    ``reason`` is a short machine-readable code (``"unknown_option"``,
+    ``"not_in_range"``, ...) and ``params`` the values the message names
+    (``option``, ``value``, ``low``, ``high``...), so a caller can phrase the
+    refusal in its own words and language.
+    """
+
+    def __init__(self, message: str, reason: str = "bad_rules", **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 class IllegalAction(LudoError):

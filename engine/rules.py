@@ -166,11 +166,16 @@ def rules_for(name: str, options: Mapping[str, Any] | None = None, **overrides: 
     bad value.
     """
     if not isinstance(name, str) or name not in PRESETS:
-        raise RulesError(f"unknown rule set {name!r}: choose one of {', '.join(RULE_SETS)}")
+        raise RulesError(
+            f"unknown rule set {name!r}: choose one of {', '.join(RULE_SETS)}",
+            "unknown_rules",
+            name=str(name),
+            choices=RULE_SETS,
+        )
     merged: dict[str, Any] = {}
     if options is not None:
         if not isinstance(options, Mapping):
-            raise RulesError("options must be a mapping of option names to values")
+            raise RulesError("options must be a mapping of option names to values", "not_mapping")
         merged.update(options)
     merged.update(overrides)
     if not merged:
@@ -179,7 +184,12 @@ def rules_for(name: str, options: Mapping[str, Any] | None = None, **overrides: 
     for key, value in merged.items():
         if key == "name" or key not in _FIELD_TYPES:
             known = ", ".join(f for f in _FIELD_TYPES if f != "name")
-            raise RulesError(f"unknown option {key!r}: known options are {known}")
+            raise RulesError(
+                f"unknown option {key!r}: known options are {known}",
+                "unknown_option",
+                option=str(key),
+                choices=tuple(f for f in _FIELD_TYPES if f != "name"),
+            )
         values[key] = _check_value(key, value)
     opts = dataclasses.replace(PRESETS[name], **values)
     _check_consistent(opts)
@@ -189,19 +199,35 @@ def rules_for(name: str, options: Mapping[str, Any] | None = None, **overrides: 
 def _check_value(key: str, value: Any) -> Any:
     def need_bool() -> bool:
         if not isinstance(value, bool):
-            raise RulesError(f"option {key!r} must be true or false, not {value!r}")
+            raise RulesError(
+                f"option {key!r} must be true or false, not {value!r}",
+                "not_bool",
+                option=key,
+                value=str(value),
+            )
         return value
 
     def need_int(lo: int, hi: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise RulesError(
-                f"option {key!r} must be a whole number from {lo} to {hi}, not {value!r}"
+                f"option {key!r} must be a whole number from {lo} to {hi}, not {value!r}",
+                "not_in_range",
+                option=key,
+                low=lo,
+                high=hi,
+                value=str(value),
             )
         return value
 
     def need_choice(choices: tuple[str, ...]) -> str:
         if value not in choices:
-            raise RulesError(f"option {key!r} must be one of {', '.join(choices)}, not {value!r}")
+            raise RulesError(
+                f"option {key!r} must be one of {', '.join(choices)}, not {value!r}",
+                "not_choice",
+                option=key,
+                choices=choices,
+                value=str(value),
+            )
         return str(value)
 
     if key in ("min_players", "max_players"):
@@ -220,7 +246,10 @@ def _check_value(key: str, value: Any) -> Any:
             or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in value)
         ):
             raise RulesError(
-                f"option 'exit_rolls' must be a list of die values 1..6, not {value!r}"
+                f"option 'exit_rolls' must be a list of die values 1..6, not {value!r}",
+                "bad_exit_rolls",
+                option="exit_rolls",
+                value=str(value),
             )
         return tuple(sorted(set(value)))
     if key in ("capture_bonus", "home_bonus"):
@@ -244,7 +273,12 @@ def _check_pieces(value: Any) -> PieceCount:
     def one(v: Any) -> int:
         # italian 6: 4, 5 or 6 pieces per player
         if isinstance(v, bool) or not isinstance(v, int) or not 4 <= v <= 6:
-            raise RulesError(f"option 'pieces' takes 4, 5 or 6 pieces per player, not {v!r}")
+            raise RulesError(
+                f"option 'pieces' takes 4, 5 or 6 pieces per player, not {v!r}",
+                "bad_pieces",
+                option="pieces",
+                value=str(v),
+            )
         return v
 
     if isinstance(value, Mapping):
@@ -252,7 +286,12 @@ def _check_pieces(value: Any) -> PieceCount:
         for colour, n in value.items():
             if colour not in COLOURS:
                 raise RulesError(
-                    f"option 'pieces': unknown colour {colour!r} (colours are {', '.join(COLOURS)})"
+                    f"option 'pieces': unknown colour {colour!r}"
+                    f" (colours are {', '.join(COLOURS)})",
+                    "bad_colour",
+                    option="pieces",
+                    value=str(colour),
+                    choices=COLOURS,
                 )
             per[colour] = one(n)
         return tuple((c, per[c]) for c in COLOURS if c in per)
@@ -261,20 +300,24 @@ def _check_pieces(value: Any) -> PieceCount:
 
 def _check_consistent(o: Options) -> None:
     if o.min_players > o.max_players:
-        raise RulesError("min_players cannot be more than max_players")
+        raise RulesError("min_players cannot be more than max_players", "min_over_max")
     if o.teams and o.stacking != "free":
-        raise RulesError("teams are only available with free stacking (classic or italian rules)")
+        raise RulesError(
+            "teams are only available with free stacking (classic or italian rules)", "teams_free"
+        )
     if o.teams and o.max_players < 4:
-        raise RulesError("teams need 4 players")
+        raise RulesError("teams need 4 players", "teams_four")
     if o.stacking != "free" and not (
         o.pieces == 4 if isinstance(o.pieces, int) else all(n == 4 for _, n in o.pieces)
     ):
-        raise RulesError(f"the {o.stacking} rules are played with 4 pieces each")
+        raise RulesError(f"the {o.stacking} rules are played with 4 pieces each", "four_pieces")
     if o.stacking == "tower" and (o.safe_starts or o.safe_stars):
-        raise RulesError("tower rules have no safe squares")
+        raise RulesError("tower rules have no safe squares", "tower_safe")
     if o.open_barriers and o.stacking != "barrier":
-        raise RulesError("open_barriers needs barrier stacking")
+        raise RulesError("open_barriers needs barrier stacking", "open_barriers")
     if o.overshoot == "bounce" and o.stacking == "barrier":
-        raise RulesError("bouncing in the home column is not available with barriers")
+        raise RulesError(
+            "bouncing in the home column is not available with barriers", "bounce_barriers"
+        )
     if o.exit_follow_up and o.exit_forced:
-        raise RulesError("exit_follow_up and exit_forced cannot both be on")
+        raise RulesError("exit_follow_up and exit_forced cannot both be on", "exit_both")

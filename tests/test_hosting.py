@@ -136,3 +136,20 @@ def test_a_game_played_out_ends_over_with_its_record_replaying() -> None:
             perform(game, ANA, Intent("move", piece), luck(dice))
     assert game.status == OVER and game.deadline is None
     assert engine.replay(game.record()) == game.state
+
+
+def test_the_creator_or_a_moderator_changes_the_tables_language() -> None:
+    game = two_player_game()
+    version = game.version
+    happened = perform(game, ANA, Intent("language", lang="pt_BR"), luck(iter(())))
+    assert game.lang == "pt_BR" and happened.facts == [Note("game.language", {"language": "pt_BR"})]
+    assert game.version == version  # the buttons stay good
+    assert Game.from_bytes(game.to_bytes(), game.rev).lang == "pt_BR"  # kept with the game
+    with pytest.raises(Refusal) as no:
+        perform(game, BEN, Intent("language", lang="it"), luck(iter(())))
+    assert no.value.key == "refuse.only_creator_language" and game.lang == "pt_BR"
+    perform(game, BEN, Intent("language", lang="it", can_manage=True), luck(iter(())))
+    assert game.lang == "it"
+    with pytest.raises(Refusal) as no:
+        perform(game, ANA, Intent("language", lang=""), luck(iter(())))
+    assert no.value.key == "refuse.bad_language" and game.lang == "it"

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.present.messages import MESSAGES, say, say_all
+from bot.present.messages import say, say_all
 from bot.present.text import Text
+from bot.present.wording import MESSAGES
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
 #: the code that says things: the hosting domain, the service, the presenter
@@ -30,7 +31,27 @@ def used_keys() -> set[str]:
         )
     )
     keys |= {f"rules.{r}" for r in ("classic", "tower", "italian", "super")}
-    return keys - {"timer.not_due"}  # internal: never shown
+    # internal: never shown; and refusals said by the engine's reason code (see below)
+    return keys - {"timer.not_due", "refuse.illegal_move", "refuse.bad_rules"}
+
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+
+
+def test_every_reason_the_engine_gives_for_a_move_has_words() -> None:
+    source = (ENGINE / "refusals.py").read_text() + (ENGINE / "moves.py").read_text()
+    reasons = set(re.findall(r'IllegalAction\([^()]*?"([a-z_]+)",\s*piece', source, re.S))
+    reasons |= set(re.findall(r'return "([a-z_]+)"', (ENGINE / "moves.py").read_text()))
+    reasons |= set(re.findall(r'no\([^()]*?"([a-z_]+)"\)', source, re.S))
+    assert {"overshoot", "blocked", "in_base", "home", "follow_up", "must_enter"} <= reasons
+    assert not sorted(r for r in reasons if f"illegal.{r}" not in MESSAGES)
+
+
+def test_every_reason_the_engine_gives_for_a_set_up_has_words() -> None:
+    source = (ENGINE / "rules.py").read_text()
+    reasons = set(re.findall(r'RulesError\(\s*(?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"', source, re.S))
+    assert len(reasons) >= 15
+    assert not sorted(r for r in reasons if f"rules_error.{r}" not in MESSAGES)
 
 
 def test_the_service_uses_keys_and_they_all_have_words() -> None:
@@ -66,6 +87,29 @@ SAMPLE = {
     "captures": True,
     "bounce": False,
     "reason": "overshoot",
+    "n": 3,
+    "other": "Bia",
+    "some": "1, 2",
+    "last": "3",
+    "name": "chess",
+    "option": "pieces",
+    "choices": "4, 5 or 6",
+    "value": "7",
+    "languages": "English, italiano",
+    "follow": 1,
+    "language": "it",
+    "title": "Final standings",
+    "path": "/tmp/ludo",
+    "pieces": "1: base, 2: 14",
+    "where": "base",
+    "target": 2,
+    "place": 1,
+    "example": "pt",
+    "new": "new",
+    "roll": "roll",
+    "move": "move",
+    "board": "board",
+    "end": "end",
 }
 
 

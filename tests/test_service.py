@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from bot.hosting import MAX_TIMEOUTS, SCHEMA, Game
-from bot.present import MAX_BUTTON_DATA
+from bot.present import MAX_BUTTON_DATA, say
 from bot.store import Store
 from tests.service_helpers import (
     ANA,
@@ -204,9 +204,11 @@ def test_a_second_game_in_the_same_channel_is_refused(store: Store) -> None:
 @pytest.mark.parametrize(
     ("rules", "options", "timer", "key"),
     [
-        ("ludo", {}, 0, "refuse.bad_rules"),
-        ("italian", {"teams": "yes"}, 0, "refuse.bad_rules"),
-        ("classic", {"wings": True}, 0, "refuse.bad_rules"),
+        ("ludo", {}, 0, "rules_error.unknown_rules"),
+        ("italian", {"teams": "yes"}, 0, "rules_error.not_bool"),
+        ("classic", {"wings": True}, 0, "rules_error.unknown_option"),
+        ("classic", {"pieces": 7}, 0, "rules_error.bad_pieces"),
+        ("tower", {"teams": True}, 0, "rules_error.teams_free"),
         ("classic", {}, 3, "refuse.bad_timer"),
     ],
 )
@@ -541,7 +543,8 @@ def test_rules_of_the_game_here_or_by_name(store: Store) -> None:
     assert svc.rules(rules="tower").lines[0].key == "rules.tower"
     assert svc.rules("empty-channel").lines[0].key == "rules.classic"
     r = svc.rules(rules="chess")
-    assert r.refused and r.lines[0].key == "refuse.bad_rules"
+    assert r.refused and r.lines[0].key == "rules_error.unknown_rules"
+    assert say(r.lines[0]) == "There are no chess rules: choose classic, tower, italian or super."
 
 
 def test_status_and_board_change_nothing(store: Store) -> None:
@@ -599,10 +602,16 @@ def test_a_move_refusal_numbers_pieces_from_one(store: Store) -> None:
                 reply = step(svc, "chan", reply)
                 continue
             r = svc.move("chan", user, stuck)
-            assert r.refused and r.lines[0].key == "refuse.illegal_move"
-            assert f"piece {stuck}" in r.lines[0].params["why"]
+            assert r.refused and r.lines[0].key.startswith("illegal.")
+            assert r.lines[0].params["piece"] == stuck
+            assert r.lines[0].key != "illegal.other", "every reason has its own words"
+            said = say(r.lines[0])
+            assert f"Piece {stuck} " in said or r.lines[0].key == "illegal.must_enter", said
+            for lang in ("pt_BR", "es", "it"):
+                assert say(r.lines[0], lang=lang) != said
             r = svc.move("chan", user, 9)
-            assert r.refused and "pieces 1 to 4" in r.lines[0].params["why"]
+            assert r.refused and r.lines[0].key == "illegal.no_such_piece"
+            assert say(r.lines[0]) == "There is no piece 9: your pieces are 1 to 4."
             return
         reply = step(svc, "chan", reply)
     pytest.fail("never a move to refuse")

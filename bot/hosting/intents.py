@@ -6,20 +6,32 @@ from dataclasses import dataclass
 
 from .game import Game, User
 from .happened import Happened, Luck, Refusal
-from .lobby import add_computer, end, join, leave, remove_computer, start
+from .lobby import add_computer, end, join, leave, remove_computer, set_language, start
 from .turns import move, roll
 
-KINDS = ("join", "leave", "add_computer", "remove_computer", "start", "roll", "move", "end")
+KINDS = (
+    "join",
+    "leave",
+    "add_computer",
+    "remove_computer",
+    "start",
+    "roll",
+    "move",
+    "end",
+    "language",
+)
 
 
 @dataclass(frozen=True)
 class Intent:
-    """``kind`` is one of :data:`KINDS`; ``piece`` (from 1) goes with ``move``;
-    ``can_manage``: the platform lets this person manage the channel (may end any game)."""
+    """``kind`` is one of :data:`KINDS`; ``piece`` (from 1) goes with ``move``, ``lang``
+    (a catalog's language, ``pt_BR``) with ``language``; ``can_manage``: the platform
+    lets this person manage the channel (may end any game, change its language)."""
 
     kind: str
     piece: int = 0
     can_manage: bool = False
+    lang: str = ""
 
 
 def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
@@ -42,6 +54,8 @@ def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
         move(game, user, intent.piece, luck, happened)
     elif kind == "end":
         end(game, user, intent.can_manage, happened)
+    elif kind == "language":
+        set_language(game, user, intent.lang, intent.can_manage, happened)
     else:
         raise Refusal("refuse.bad_button")
     return happened

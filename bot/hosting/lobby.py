@@ -32,7 +32,10 @@ def open_game(
     try:
         chosen = engine.rules_for(rules, opts or {})
     except LudoError as e:
-        raise Refusal("refuse.bad_rules", why=str(e)) from None
+        facts = getattr(e, "params", {})
+        raise Refusal(
+            "refuse.bad_rules", reason=getattr(e, "reason", "bad_rules"), **facts
+        ) from None
     if timer and not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
         raise Refusal("refuse.bad_timer", low=TIMER_RANGE[0], high=TIMER_RANGE[1])
     return Game(
@@ -160,3 +163,15 @@ def end(game: Game, user: User, can_manage: bool, happened: Happened) -> None:
         raise Refusal("refuse.only_creator_ends", host=game.creator.name)
     finish(game, ENDED)
     happened.note("game.ended_by", who=user.name)
+
+
+def set_language(game: Game, user: User, lang: str, can_manage: bool, happened: Happened) -> None:
+    """The table speaks ``lang`` from now on: its creator, or someone who may manage the
+    channel, decides (the adapter checked that the bot speaks it)."""
+    need(game, LOBBY, PLAYING)
+    if not (user.same(game.creator) or can_manage):
+        raise Refusal("refuse.only_creator_language", host=game.creator.name)
+    if not lang:
+        raise Refusal("refuse.bad_language")
+    game.lang = lang
+    happened.note("game.language", language=lang)

@@ -39,8 +39,16 @@ def move(game: Game, user: User, piece: int, luck: Luck, happened: Happened) -> 
     try:
         engine.move_for(state, piece - 1)
     except LudoError as e:
+        bonus = state.phase == "bonus"
         raise Refusal(
-            "refuse.illegal_move", piece=piece, reason=getattr(e, "reason", "illegal"), why=str(e)
+            "refuse.illegal_move",
+            piece=piece,
+            reason=getattr(e, "reason", "illegal"),
+            die=state.bonus[0] if bonus else state.die,
+            bonus=bonus,
+            need=state.options.exit_rolls,
+            follow=state.follow + 1,
+            count=len(state.pieces[state.turn]),
         ) from None
     seat.timeouts = 0
     act(game, {"move": piece - 1}, happened)

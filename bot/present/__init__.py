@@ -1,7 +1,7 @@
 """Games as words and pictures: the table view, narration, the English catalog, the button codec."""
 
 from .buttons import Press, game_button, new_game_button, parse_new_game, parse_press
-from .catalog import language_of, languages
+from .catalog import find_language, language_name, language_of, languages
 from .messages import say, say_all
 from .text import MAX_BUTTON_DATA, Button, Text
 from .view import TableView, refusal_text, rules_lines, status_lines, table_view
@@ -12,7 +12,9 @@ __all__ = [
     "Press",
     "TableView",
     "Text",
+    "find_language",
     "game_button",
+    "language_name",
     "language_of",
     "languages",
     "new_game_button",

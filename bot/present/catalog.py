@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import gettext
 import io
+import unicodedata
 from functools import cache
 from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
 
 #: where the catalogs are
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -29,9 +32,15 @@ def language_of(code: str | None) -> str:
     """The language to speak to someone whose platform says ``code`` (``pt-br``,
     ``es-419``, ``it``): the same language, else one of its country variants, else
     English."""
+    return find_language(code) or SOURCE
+
+
+def find_language(code: str | None) -> str | None:
+    """The language the bot speaks that ``code`` names (``pt-br``, ``es-419``, ``it``, or
+    a name: ``Italian``, ``português``), or None."""
     if not code:
-        return SOURCE
-    wanted = code.strip().replace("-", "_").lower()
+        return None
+    wanted = _folded(code.strip().replace("-", "_"))
     known = languages()
     for lang in known:
         if lang.lower() == wanted:
@@ -40,7 +49,32 @@ def language_of(code: str | None) -> str:
     for lang in known:
         if lang.lower().split("_")[0] == base:
             return lang
-    return SOURCE
+    for lang in known:
+        # its name in any language the bot speaks: "italiano", "Italian", "português"
+        names = {_name(name, reader) for name in (lang, lang.split("_")[0]) for reader in known}
+        if wanted in {_folded(n) for n in names}:
+            return lang
+    return None
+
+
+def _folded(text: str) -> str:
+    """``Español`` -> ``espanol``: lower case, without accents."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def language_name(lang: str, reader: str | None = None) -> str:
+    """The name of ``lang`` as ``reader`` says it (as its own speakers do if None):
+    ``português (Brasil)``, ``Portuguese (Brazil)``."""
+    return _name(lang, reader or lang)
+
+
+@cache
+def _name(lang: str, reader: str) -> str:
+    try:
+        return Locale.parse(lang).get_display_name(Locale.parse(reader)) or lang
+    except (ValueError, UnknownLocaleError):
+        return lang
 
 
 @cache

@@ -1,8 +1,10 @@
-"""English wording of the service's message keys.
+"""Texts in words: :func:`say` turns a :class:`~bot.present.text.Text` into a sentence.
 
-Adapters call :func:`say` for each :class:`~bot.replies.Text`; a translation
-is another table with the same keys.  Names inside parameters are the
-players' own text: an adapter escapes them for its platform (``escape``).
+The English wording is in :mod:`bot.present.wording`; other languages come from
+the catalogs (:mod:`bot.present.catalog`).  A parameter may itself be a
+:class:`Text` (a square, "Computer (red)") or a tuple of them (a list, said with
+commas), said in the same language.  Names inside parameters are the players'
+own text: an adapter escapes them for its platform (``escape``).
 """
 
 from __future__ import annotations
@@ -10,182 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .catalog import translations
+from .catalog import SOURCE, language_name, translations
 from .text import Text
-
-RULES_TEXT = {
-    "classic": (
-        "Classic Ludo (Megajogos). A piece leaves the base only on a 6. A 6, a capture and "
-        "reaching home each give another roll; a third 6 in a row ends the turn. Land "
-        "exactly on a lone opponent to send it home, except on the start and star squares, "
-        "which are safe. Exact number to reach home. First with all 4 pieces home wins; the "
-        "others are ranked by points (250 a piece home, else squares walked)."
-    ),
-    "tower": (
-        "Tower Ludo. A 5 brings a piece out, and you roll again at once to move it. Land on a "
-        "lone opponent to capture it; land on your own piece to build a tower that nobody can "
-        "pass or land on. No safe squares and no extra rolls. Too big a number in the home "
-        "column bounces back from home. First with all pieces home wins."
-    ),
-    "italian": (
-        "Italian Ludo. The highest roll starts. A 6 brings a piece out and gives another roll. "
-        "Land on a lone opponent to capture it (no extra roll); start and star squares are "
-        "safe. Exact number to reach home. Options: teams (2 against 2), pieces to win (2 or "
-        "3), 4 to 6 pieces each."
-    ),
-    "super": (
-        "Super Ludo, 4 players. Everyone starts with one piece out. A 5 must bring a piece "
-        "out. Two pieces of one colour make a barrier nobody passes. Black squares are "
-        "shelters. A capture or reaching home earns a bonus move of 6; a 6 gives another "
-        "roll, but a third 6 in a row sends your last piece back."
-    ),
-}
-
-#: message id -> its English wording (a pair: singular and plural, chosen by ``count``);
-#: an id with a variant (see :data:`VARIANTS`) has one entry per variant: ``ev.move.rolled``
-MESSAGES: dict[str, str | tuple[str, str]] = {
-    # lobby
-    "lobby.opened": "{host} opened a game of {rules} Ludo. Press Join to play; "
-    "{host} presses Start.",
-    "lobby.joined": "{who} joined.",
-    "lobby.left": "{who} left the lobby.",
-    "lobby.computer_added": "A computer player sat down.",
-    "lobby.computer_removed": "A computer player left.",
-    "lobby.computer_filled": (
-        "A computer player takes the empty seat.",
-        "Computer players take the empty seats.",
-    ),
-    "lobby.closed_empty": "{who} left and nobody is seated: the game is closed.",
-    "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}).",
-    # game
-    "game.started": "{rules} Ludo begins: {players}.",
-    "game.start_rolls": "Rolling to start: {rolls}.",
-    "game.status": "{rules} Ludo: {players}. Turn timer: {timer}s.",
-    "game.left": "{who} left; a computer player takes {colour}.",
-    "game.ended_empty": "No players are left: the game is over.",
-    "game.ended_by": "{who} ended the game.",
-    "game.no_turn": "The game is over.",
-    # turns
-    "turn.roll": "{who} ({colour}): roll the die.",
-    "turn.move": "{who} ({colour}) rolled {die}: choose a piece.",
-    "turn.bonus": "{who} ({colour}): choose a piece for the bonus move of {steps}.",
-    # events
-    "ev.roll": "{who} rolled {die}.",
-    "ev.enter": "{who} brought piece {piece} out.",
-    "ev.enter.rolled": "{who} rolled {die} and brought piece {piece} out.",
-    "ev.move": "{who} moved piece {piece} from {frm} to {to}.",
-    "ev.move.rolled": "{who} rolled {die} and moved piece {piece} from {frm} to {to}.",
-    "ev.move.bounce": "{who} moved piece {piece} from {frm} to {to} (bouncing off home).",
-    "ev.move.rolled.bounce": "{who} rolled {die} and moved piece {piece} from {frm} to {to} "
-    "(bouncing off home).",
-    "ev.home": "{who} brought piece {piece} home!",
-    "ev.home.rolled": "{who} rolled {die} and brought piece {piece} home!",
-    "ev.capture": "{who} captured {victim}'s piece {piece}: back to base.",
-    "ev.tower": "{who} built a tower.",
-    "ev.barrier": "{who} formed a barrier.",
-    "ev.extra": "{who} rolls again.",
-    "ev.extra.six": "{who} rolls again for the 6.",
-    "ev.extra.capture": "{who} rolls again for the capture.",
-    "ev.extra.home": "{who} rolls again for reaching home.",
-    "ev.bonus": "{who} earns a bonus move of {steps}.",
-    "ev.bonus.six": "{who} earns a bonus move of {steps} for the 6.",
-    "ev.bonus.capture": "{who} earns a bonus move of {steps} for the capture.",
-    "ev.bonus.home": "{who} earns a bonus move of {steps} for reaching home.",
-    "ev.bonus_lost": "{who} loses the bonus move: no piece can move {steps}.",
-    "ev.penalty": "Third 6 in a row: {who}'s piece {piece} goes back to base.",
-    "ev.pass": "{who} rolled {die}: no piece can move.",
-    "ev.pass_three_sixes": "{who} rolled a third 6 in a row: the turn passes.",
-    "ev.finish": "{who} has every piece home!",
-    "ev.game_over": "Game over: {winners} won!",
-    # what the person who acted did, said to them alone
-    "you.opened": "You opened a game of {rules} Ludo.",
-    "you.joined": "You joined.",
-    "you.left": "You left the lobby.",
-    "you.closed_empty": "You left and nobody is seated: the game is closed.",
-    "you.left_game": "You left; a computer player takes {colour}.",
-    "you.ended": "You ended the game.",
-    "you.roll": "You rolled {die}.",
-    "you.enter": "You brought piece {piece} out.",
-    "you.enter.rolled": "You rolled {die} and brought piece {piece} out.",
-    "you.move": "You moved piece {piece} from {frm} to {to}.",
-    "you.move.rolled": "You rolled {die} and moved piece {piece} from {frm} to {to}.",
-    "you.move.bounce": "You moved piece {piece} from {frm} to {to} (bouncing off home).",
-    "you.move.rolled.bounce": "You rolled {die} and moved piece {piece} from {frm} to {to} "
-    "(bouncing off home).",
-    "you.home": "You brought piece {piece} home!",
-    "you.home.rolled": "You rolled {die} and brought piece {piece} home!",
-    "you.capture": "You captured {victim}'s piece {piece}.",
-    "you.tower": "You built a tower.",
-    "you.barrier": "You formed a barrier.",
-    "you.extra": "You roll again.",
-    "you.extra.six": "You roll again for the 6.",
-    "you.extra.capture": "You roll again for the capture.",
-    "you.extra.home": "You roll again for reaching home.",
-    "you.bonus": "You earn a bonus move of {steps}.",
-    "you.bonus.six": "You earn a bonus move of {steps} for the 6.",
-    "you.bonus.capture": "You earn a bonus move of {steps} for the capture.",
-    "you.bonus.home": "You earn a bonus move of {steps} for reaching home.",
-    "you.bonus_lost": "You lose the bonus move: no piece can move {steps}.",
-    "you.penalty": "Third 6 in a row: your piece {piece} goes back to base.",
-    "you.pass": "You rolled {die}: no piece can move.",
-    "you.pass_three_sixes": "You rolled a third 6 in a row: the turn passes.",
-    "you.finish": "You have every piece home!",
-    "you.won": "You won!",
-    "you.moved_board": "The board is at the bottom of the channel now.",
-    "you.choose": "Choose a piece.",
-    "you.choose_bonus": "Choose a piece for the bonus move of {steps}.",
-    "caption.more": "…",
-    # timer
-    "timer.expired": "{who} ran out of time: the computer plays this turn for {colour}.",
-    "timer.took_over": (
-        "{who} ran out of time {count} time in a row: a computer player takes {colour} over.",
-        "{who} ran out of time {count} times in a row: a computer player takes {colour} over.",
-    ),
-    # buttons
-    "btn.join": "Join",
-    "btn.leave": "Leave",
-    "btn.add_computer": "Add computer",
-    "btn.remove_computer": "Remove computer",
-    "btn.start": "Start",
-    "btn.roll": "Roll",
-    "btn.enter": "{piece} out",
-    "btn.enter.captures": "{piece} out & captures",
-    "btn.home": "{piece} home",
-    "btn.capture": "{piece} captures at {to}",
-    "btn.move": "{piece} → {to}",
-    # rules
-    "rules.classic": RULES_TEXT["classic"],
-    "rules.tower": RULES_TEXT["tower"],
-    "rules.italian": RULES_TEXT["italian"],
-    "rules.super": RULES_TEXT["super"],
-    "rules.options": "This game's options: {options}.",
-    # refusals
-    "refuse.bad_rules": "That game cannot be set up: {why}.",
-    "refuse.bad_timer": "The turn timer is off (0) or {low} to {high} seconds.",
-    "refuse.game_running": "A game is already running here. Its creator can end it first.",
-    "refuse.no_game": "There is no game here. Start one first.",
-    "refuse.damaged": "This game's saved data cannot be read ({why}). Start a new game.",
-    "refuse.already_seated": "You are already in this game.",
-    "refuse.full": "The game is full.",
-    "refuse.not_seated": "You are not playing in this game.",
-    "refuse.no_computer": "There is no computer player to remove.",
-    "refuse.only_host_starts": "Only {host} can start before every seat is taken.",
-    "refuse.need_players": "At least {need} players are needed: invite someone or add a "
-    "computer player.",
-    "refuse.not_started": "The game has not started yet.",
-    "refuse.already_started": "The game has already started.",
-    "refuse.game_over": "This game is over.",
-    "refuse.not_your_turn": "It is not your turn: {who} is playing.",
-    "refuse.move_first": "You rolled {die}: move a piece first.",
-    "refuse.bonus_first": "Make your bonus move first.",
-    "refuse.roll_first": "Roll the die first.",
-    "refuse.no_such_piece": "There is no piece {piece}.",
-    "refuse.illegal_move": "You cannot move that: {why}.",
-    "refuse.outdated": "This button is outdated: use the buttons of the latest board.",
-    "refuse.bad_button": "That button does not belong to a game here.",
-    "refuse.only_creator_ends": "Only {host} or a moderator can end the game.",
-    "refuse.busy": "The game is busy; please try again.",
-}
+from .wording import MESSAGES
 
 
 def _rolled_bounce(p: dict[str, Any]) -> str:
@@ -214,6 +43,7 @@ VARIANTS: dict[str, Callable[[dict[str, Any]], str]] = {
     "you.extra": _why,
     "you.bonus": _why,
     "btn.enter": lambda p: ".captures" if p.get("captures") else "",
+    "illegal.in_base": lambda p: ".bonus" if p.get("bonus") else "",
 }
 
 #: parameters that hold a word of the game (a colour, a rule set's name), said in the
@@ -241,13 +71,16 @@ def say(text: Text, escape: Callable[[str], str] | None = None, lang: str | None
     if source is None:
         return text.key
     tr = translations(lang)
-    params = dict(text.params)
-    for name, context in WORDS.items():
-        word = params.get(name)
-        if isinstance(word, str):
-            params[name] = tr.pgettext(context, word)
-    if escape is not None:
-        params = {k: escape(v) if isinstance(v, str) else v for k, v in params.items()}
+    params: dict[str, Any] = {}
+    for name, value in text.params.items():
+        if isinstance(value, str):
+            if name in WORDS:
+                value = tr.pgettext(WORDS[name], value)
+            elif name == "language":
+                value = language_name(value, lang or SOURCE)
+            params[name] = escape(value) if escape is not None else value
+        else:
+            params[name] = _said(value, escape, lang)
     if isinstance(source, tuple):
         count = params.get("count", 1)
         template = tr.npgettext(msgid, source[0], source[1], count if isinstance(count, int) else 1)
@@ -257,6 +90,18 @@ def say(text: Text, escape: Callable[[str], str] | None = None, lang: str | None
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def _said(value: Any, escape: Callable[[str], str] | None, lang: str | None) -> Any:
+    """A parameter as it goes into a sentence: a Text said, a list said with commas."""
+    if isinstance(value, Text):
+        return say(value, escape, lang)
+    if isinstance(value, tuple) and value and all(isinstance(v, Text | str) for v in value):
+        return ", ".join(
+            say(v, escape, lang) if isinstance(v, Text) else escape(v) if escape else v
+            for v in value
+        )
+    return value
 
 
 def say_all(

@@ -27,6 +27,46 @@ def where(p: int, *, short: bool = False) -> str:
     return str(p) if short else f"square {p}"
 
 
+def square(p: int) -> int | Text:
+    """Where a piece stands, as a button says it: a number on the track, else in words."""
+    if p == 0:
+        return Text("sq.base")
+    if p == HOME:
+        return Text("sq.home")
+    if p > 51:
+        return Text("sq.column", {"n": p - 51})
+    return p
+
+
+def square_from(p: int) -> Text:
+    """ "from 14", "from square 2 of the home column"."""
+    if 51 < p < HOME:
+        return Text("sq.from_column", {"n": p - 51})
+    return Text("sq.from", {"n": square(p)})
+
+
+def square_to(p: int) -> Text:
+    """ "to 18", "to square 3 of the home column"."""
+    if 51 < p < HOME:
+        return Text("sq.to_column", {"n": p - 51})
+    return Text("sq.to", {"n": square(p)})
+
+
+def one_of(values: Sequence[object]) -> str | Text:
+    """ "6", "5 or 6", "1, 2 or 3": one of ``values``, in words."""
+    words = [str(v) for v in values]
+    if len(words) <= 1:
+        return "".join(words)
+    return Text("words.or", {"some": tuple(words[:-1]), "last": words[-1]})
+
+
+def together(names: Sequence[str | Text]) -> str | Text:
+    """The winners: "Ana", or "Ana and Bia" (a team)."""
+    if len(names) == 2:
+        return Text("who.pair", {"who": names[0], "other": names[1]})
+    return tuple(names) if len(names) > 2 else names[0] if names else ""  # type: ignore[return-value]
+
+
 def describe_move(m: Move) -> str:
     """A move as a button label would say it: ``2: square 14 -> square 18, captures green 1``."""
     text = f"{m.piece + 1}: {where(m.frm)} -> {where(m.to)}"
@@ -39,7 +79,7 @@ def describe_move(m: Move) -> str:
     return text
 
 
-def event_texts(events: Sequence[Event], who_is: Callable[[str], str]) -> list[Text]:
+def event_texts(events: Sequence[Event], who_is: Callable[[str], str | Text]) -> list[Text]:
     """What the engine's events say, as message keys (see :mod:`bot.messages`).
 
     ``who_is`` names the player of a colour.  A roll that only passes is told
@@ -62,8 +102,8 @@ def event_texts(events: Sequence[Event], who_is: Callable[[str], str]) -> list[T
                     p
                     | {
                         "piece": e.piece + 1,
-                        "frm": where(e.frm, short=True),
-                        "to": where(e.to, short=True),
+                        "frm": square_from(e.frm),
+                        "to": square_to(e.to),
                         "bounce": e.reason == "bounce",
                     },
                 )
@@ -104,24 +144,26 @@ def event_texts(events: Sequence[Event], who_is: Callable[[str], str]) -> list[T
             out.append(
                 Text(
                     "ev.game_over",
-                    {"winners": " & ".join(who_is(w) for w in winners if w)},
+                    {"winners": together([who_is(w) for w in winners if w])},
                 )
             )
     return out
 
 
-def name_of(game: Game, colour: str) -> str:
-    """The name of the player of ``colour`` as the chat shows it."""
+def name_of(game: Game, colour: str) -> str | Text:
+    """The name of the player of ``colour`` as the chat shows it ("Computer (red)")."""
     seat = game.seat_for(colour)
     if seat is None or seat.user is None:
-        return f"Computer ({colour})"
+        return Text("who.computer", {"colour": colour})
     return seat.user.name
 
 
-def seating(game: Game) -> str:
-    """``Ana (red), Computer (yellow)``: who plays which colour."""
-    return ", ".join(
-        f"{name_of(game, s.colour)} ({s.colour})" if s.user else f"Computer ({s.colour})"
+def seating(game: Game) -> tuple[Text, ...]:
+    """``Ana (red), Computer (yellow)``: who plays which colour (a list)."""
+    return tuple(
+        Text("who.seat", {"who": s.user.name, "colour": s.colour})
+        if s.user
+        else Text("who.computer", {"colour": s.colour})
         for s in game.seats
         if s.colour
     )
@@ -153,7 +195,9 @@ def _note_text(game: Game, note: Note) -> Text:
     elif note.key == "game.started":
         params = {"rules": game.rules, "players": seating(game)}
     elif note.key == "game.start_rolls":
-        params["rolls"] = ", ".join(f"{name_of(game, c)} {d}" for c, d in params["rolls"])
+        params["rolls"] = tuple(
+            Text("who.rolled", {"who": name_of(game, c), "die": d}) for c, d in params["rolls"]
+        )
     return Text(note.key, params)
 
 

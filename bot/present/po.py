@@ -15,7 +15,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 from .catalog import LOCALE_DIR
-from .messages import GAME_WORDS, MESSAGES
+from .messages import GAME_WORDS
+from .wording import MESSAGES
 
 TEMPLATE = LOCALE_DIR / "ludo.pot"
 

@@ -9,7 +9,6 @@ decide what to say; they bring the chat to the newest view (see
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -19,10 +18,12 @@ from engine import HOME, Move
 
 from ..hosting import ENDED, LOBBY, OVER, PLAYING, Game, Happened, Note, Refusal, User
 from . import buttons as codec
-from .narrate import name_of, narrate, seating, where
+from .catalog import language_name, languages
+from .narrate import name_of, narrate, one_of, seating, square, together
 from .pictures import board_png, standings_png
 from .text import Button, Text
 from .toast import toast_lines
+from .wording import MESSAGES
 
 
 @dataclass(frozen=True)
@@ -166,14 +167,14 @@ def _timed_out(happened: Happened) -> bool:
 
 
 def lobby_status(game: Game) -> Text:
-    names = [s.user.name if s.user else "Computer" for s in game.seats]
+    names = tuple(s.user.name if s.user else Text("who.a_computer") for s in game.seats)
     opts = engine.rules_for(game.rules, game.options)
     return Text(
         "lobby.status",
         {
             "rules": game.rules,
             "host": game.creator.name,
-            "players": ", ".join(names),
+            "players": names,
             "count": len(game.seats),
             "max": opts.max_players,
             "timer": game.timer,
@@ -195,7 +196,7 @@ def prompt(game: Game) -> Text:
     if game.status != PLAYING or state is None:
         if state is not None and state.winner:
             return Text(
-                "ev.game_over", {"winners": " & ".join(name_of(game, w) for w in state.winner)}
+                "ev.game_over", {"winners": together([name_of(game, w) for w in state.winner])}
             )
         return Text("game.no_turn")
     who = name_of(game, state.turn)
@@ -237,24 +238,33 @@ def move_label(m: Move) -> Text:
     if m.to == HOME:
         return Text("btn.home", {"piece": n})
     if m.captures is not None:
-        return Text("btn.capture", {"piece": n, "to": where(m.to, short=True)})
-    return Text("btn.move", {"piece": n, "to": where(m.to, short=True)})
+        return Text("btn.capture", {"piece": n, "to": square(m.to)})
+    return Text("btn.move", {"piece": n, "to": square(m.to)})
 
 
 def refusal_text(refusal: Refusal, game: Game | None = None) -> Text:
     """Why a request was refused, in words for the asker."""
     params: dict[str, Any] = dict(refusal.params)
     if refusal.key == "refuse.not_your_turn" and params.get("who") is None:
-        params["who"] = "the computer"
+        params["who"] = Text("who.computer", {"colour": params.get("colour") or ""})
     if refusal.key == "refuse.illegal_move":
-        params["why"] = _people_numbers(str(params.get("why", "")))
+        reason = params.get("reason")
+        key = f"illegal.{reason}"
+        params["need"] = one_of(params.get("need") or (6,))
+        return Text(key if key in MESSAGES else "illegal.other", params)
+    if refusal.key == "refuse.bad_rules":
+        return rules_error(params)
+    if refusal.key == "refuse.bad_language":
+        params["languages"] = one_of([language_name(lang) for lang in languages()])
     return Text(refusal.key, params)
 
 
-def _people_numbers(text: str) -> str:
-    """The engine's reason, with pieces numbered from 1 as players see them."""
-    text = re.sub(r"\bpiece (-?\d+)", lambda m: f"piece {int(m.group(1)) + 1}", text)
-    return re.sub(r"\bpieces 0 to (\d+)", lambda m: f"pieces 1 to {int(m.group(1)) + 1}", text)
+def rules_error(params: dict[str, Any]) -> Text:
+    """Why a game cannot be set up so: the engine's reason code, in words."""
+    key = f"rules_error.{params.get('reason')}"
+    if isinstance(params.get("choices"), tuple):
+        params = params | {"choices": one_of(params["choices"])}
+    return Text(key if key in MESSAGES else "rules_error.bad_rules", params)
 
 
 def rules_lines(name: str | None, game: Game | None = None) -> list[Text]:
@@ -264,7 +274,7 @@ def rules_lines(name: str | None, game: Game | None = None) -> list[Text]:
         name, options = game.rules, game.options
     name = name or "classic"
     if name not in engine.RULE_SETS:
-        return [Text("refuse.bad_rules", {"why": f"unknown rule set {name!r}"})]
+        return [rules_error({"reason": "unknown_rules", "name": name, "choices": engine.RULE_SETS})]
     lines = [Text(f"rules.{name}")]
     if options:
         listed = ", ".join(f"{k}={v}" for k, v in options.items())

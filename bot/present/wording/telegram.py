@@ -1,0 +1,33 @@
+"""The English wording of the Telegram bot's own texts: help, greeting, command menu.
+
+Telegram texts are HTML (``<b>``, ``<code>``); command names stay as typed
+(``/ludo``, ``timer=60``) in every language.
+"""
+
+from __future__ import annotations
+
+TELEGRAM: dict[str, str | tuple[str, str]] = {
+    "tg.help": "<b>Ludo</b>: type /ludo to open a game here (or "
+    "<code>/ludo italian teams timer=60</code>), press <b>Join</b>, add computer players if "
+    "you like, and the host presses <b>Start</b>. On your turn press <b>Roll</b>, then the "
+    "button of the piece to move. /board shows the board, /rules the rules, /end ends the "
+    "game, and <code>/language pt</code> changes the language of the table.",
+    "tg.greeting": "Hi! I host games of Ludo. Add me to a group and type /ludo there, or play "
+    "right here against computer players: /ludo, then <b>Add computer</b> and <b>Start</b>.",
+    "tg.chooser": "Which rules?",
+    "tg.chooser.teams": "{rules} in teams",
+    "tg.say_piece": "Say which piece: <code>/move 2</code>",
+    "tg.bad_timer": "The turn timer is a number of seconds, or off: not {value}.",
+    "tg.say_language": "Say which language: <code>/language {example}</code>. I speak {languages}.",
+    # the command menu (setMyCommands), one list per language
+    "tg.cmd.ludo": "Open a game: /ludo [classic|tower|italian|super] [teams] [timer=60]",
+    "tg.cmd.join": "Join the game in this chat",
+    "tg.cmd.leave": "Leave the game",
+    "tg.cmd.roll": "Roll the die",
+    "tg.cmd.move": "Move a piece: /move 2",
+    "tg.cmd.board": "Show the board",
+    "tg.cmd.rules": "Show the rules",
+    "tg.cmd.end": "End the game (its creator or an admin)",
+    "tg.cmd.language": "Change the language of the table: /language pt",
+    "tg.cmd.help": "How to play",
+}
