@@ -156,7 +156,9 @@ class Table:
     def rules(self, channel: str | None = None, rules: str | None = None) -> Reply:
         game = self.svc.game_in(channel) if channel else None
         lines = rules_lines(rules, game)
-        return Reply(lines, channel=channel, refused=lines[0].key.startswith(("refuse.", "rules_error.")))
+        return Reply(
+            lines, channel=channel, refused=lines[0].key.startswith(("refuse.", "rules_error."))
+        )
 
     def movable(self, channel: str, user: User | None = None) -> list[tuple[int, str]]:
         return [(m.piece + 1, where(m.to, short=True)) for m in self.svc.movable(channel, user)]
