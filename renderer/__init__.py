@@ -2,10 +2,21 @@
 
 render_board(state, names={"red": "Ana"}, last_move=move) -> bytes
 render_standings(state, names=...) -> bytes
+
+The words drawn are English unless the caller gives others (``words=Words(...)``).
 """
 
 from .board import DEFAULT_SIZE, board_image, render_board
 from .standings import render_standings
 from .theme import THEMES
+from .words import ENGLISH, Words
 
-__all__ = ["DEFAULT_SIZE", "THEMES", "board_image", "render_board", "render_standings"]
+__all__ = [
+    "DEFAULT_SIZE",
+    "ENGLISH",
+    "THEMES",
+    "Words",
+    "board_image",
+    "render_board",
+    "render_standings",
+]

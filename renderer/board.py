@@ -20,6 +20,7 @@ from .static import star_style, static_board
 from .status import draw_players, draw_status
 from .text import Names
 from .theme import theme_for
+from .words import ENGLISH, Words
 
 DEFAULT_SIZE = 600
 MIN_SIZE, MAX_SIZE = 300, 2400
@@ -55,6 +56,7 @@ def render_board(
     rolled: tuple[str, int] | None = None,
     size: int = DEFAULT_SIZE,
     theme: str = "classic",
+    words: Words = ENGLISH,
 ) -> bytes:
     """The board of ``state`` as PNG bytes.
 
@@ -65,6 +67,8 @@ def render_board(
     move are ringed; ``highlight`` rings more pieces, as (colour, piece).
     ``rolled`` is the die to show, as (colour, value), framed in that colour
     (default: the roll the player on turn must now move with, if any).
+    ``words`` are the words drawn (the status bar, the names of unnamed seats), in
+    the reader's language (default: English).
     """
     img = board_image(
         state,
@@ -74,6 +78,7 @@ def render_board(
         rolled=rolled,
         size=size,
         theme=theme,
+        words=words,
     )
     out = io.BytesIO()
     img.save(out, **PNG_OPTIONS)  # type: ignore[arg-type]
@@ -89,6 +94,7 @@ def board_image(
     rolled: tuple[str, int] | None = None,
     size: int = DEFAULT_SIZE,
     theme: str = "classic",
+    words: Words = ENGLISH,
 ) -> Image.Image:
     """:func:`render_board` before the PNG encoding (a Pillow image)."""
     check_size(size)
@@ -100,11 +106,11 @@ def board_image(
     names = names or {}
     pieces = state.pieces
 
-    draw_players(d, lay, state, names, t)
+    draw_players(d, lay, state, names, t, words)
     if last_move is not None:
         mark_last_move(d, lay, last_move, pieces, t)
     draw_pieces(img, d, lay, state, rings_for(state, highlight), t)
     if last_move is not None:
         mark_captured(img, lay, last_move, pieces, t)
-    draw_status(img, d, lay, state, names, rolled, t)
+    draw_status(img, d, lay, state, names, rolled, t, words)
     return img

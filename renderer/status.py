@@ -11,10 +11,16 @@ from . import geometry as geo
 from .sprites import die, paste, token
 from .text import Names, clean_name, fit, font
 from .theme import Theme
+from .words import Words
 
 
 def draw_players(
-    d: ImageDraw.ImageDraw, lay: geo.Layout, state: GameState, names: Names, t: Theme
+    d: ImageDraw.ImageDraw,
+    lay: geo.Layout,
+    state: GameState,
+    names: Names,
+    t: Theme,
+    words: Words,
 ) -> None:
     """Each player's name in their yard, and a frame round the yard of the one to act."""
     if state.phase != "over":
@@ -22,7 +28,7 @@ def draw_players(
     name_font = font(round(lay.cell * 0.52))
     for colour in state.players:
         c = COLOURS.index(colour)
-        _draw_name(d, lay, c, clean_name(names.get(colour), colour.capitalize()), name_font, t)
+        _draw_name(d, lay, c, clean_name(names.get(colour), words.colour(colour)), name_font, t)
 
 
 def _frame_yard(d: ImageDraw.ImageDraw, lay: geo.Layout, c: int, t: Theme) -> None:
@@ -54,25 +60,27 @@ def draw_status(
     names: Names,
     rolled: tuple[str, int] | None,
     t: Theme,
+    words: Words,
 ) -> None:
     """The bar under the board: who is to act (or won) and the die."""
     top = lay.board
     h = lay.status
     mid = top + h // 2
     who = state.turn
-    label = clean_name(names.get(who), who.capitalize())
+    label = clean_name(names.get(who), words.colour(who))
     if state.phase == "over":
         winners = state.winner or []
-        label = " & ".join(clean_name(names.get(w), w.capitalize()) for w in winners)
-        text = "wins!" if len(winners) == 1 else "win!"
+        label = " & ".join(clean_name(names.get(w), words.colour(w)) for w in winners)
+        text = words.won(len(winners))
         c = COLOURS.index(winners[0]) if winners else COLOUR_INDEX[state.turn]
     else:
         c = COLOUR_INDEX[state.turn]
-        text = {
-            "roll": "to roll",
-            "move": "choose a piece",
-            "bonus": f"bonus move of {state.bonus[0] if state.bonus else 6}",
-        }[state.phase]
+        if state.phase == "roll":
+            text = words.to_roll
+        elif state.phase == "move":
+            text = words.choose
+        else:
+            text = words.bonus(state.bonus[0] if state.bonus else 6)
     dot = round(h * 0.55)
     x = lay.margin + dot // 2 + 4
     paste(img, token(c, None, dot, t.name), (x, mid))
@@ -83,6 +91,12 @@ def draw_status(
     show = rolled is not None and rolled[0] in COLOURS and rolled[1] in range(1, 7)
     room = lay.size - (x + dot) - (die_size + 16 if show else 8)
     suffix = f": {text}" if state.phase != "over" else f" {text}"
+    # a long wording (another language, a small image) is drawn smaller, so the name
+    # keeps a fifth of the room; cut only if even the smaller font is too wide
+    wide = f.getlength(suffix)
+    if wide > room * 0.8:
+        f = font(max(round(h * 0.3), int(f.size * room * 0.8 / wide)))
+        suffix = fit(suffix, f, room * 0.8)
     name = fit(label, f, max(10.0, room - f.getlength(suffix)))
     d.text((x + dot // 2 + 10, mid), name + suffix, font=f, fill=t.text, anchor="lm")
     if rolled is not None and show:

@@ -6,7 +6,8 @@ requests and parsing, not mocks of it.
 
 REST (under ``/api/v10``)
     the bot user (401 for another token), application info, ``/gateway`` and
-    ``/gateway/bot``, command sync (global and guild), interaction callbacks
+    ``/gateway/bot``, command sync (global and guild; names, descriptions, choices
+    and their localizations checked as Discord checks them), interaction callbacks
     (JSON or multipart, types 4 to 8), followups and edits of interaction
     messages (``@original`` and followups), channel messages (post, get, edit,
     delete), channels, and the attachments' bytes.  Requests are checked as
@@ -48,7 +49,7 @@ import struct
 import time
 import zlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -85,6 +86,12 @@ ATTACHMENT_LIMIT = 10 * 1024 * 1024
 
 OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5}
 _NAME = re.compile(r"^[-_\w]{1,32}$")
+_LOCALE_CODES = (
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg "
+    "ru uk hi th zh-CN ja zh-TW ko"
+)
+#: the locales Discord takes in ``name_localizations`` and ``description_localizations``
+LOCALES = frozenset(_LOCALE_CODES.split())
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -150,7 +157,7 @@ class Member:
         }
 
     def with_permissions(self, permissions: int) -> Member:
-        return Member(self.id, self.username, self.global_name, self.nick, permissions)
+        return replace(self, permissions=permissions)
 
 
 @dataclass
@@ -1205,16 +1212,39 @@ class FakeDiscord:
     # ------------------------------------------------------------------
     # REST: commands
 
+    @staticmethod
+    def _check_name(name: Any, where: str, problems: dict[str, str]) -> None:
+        if not isinstance(name, str) or not _NAME.match(name) or name != name.lower():
+            problems[where] = f"invalid name {name!r}"
+
+    @staticmethod
+    def _localizations(obj: dict[str, Any], key: str, where: str, problems: dict[str, str]) -> None:
+        """``name_localizations`` / ``description_localizations``: Discord's locales only."""
+        given = obj.get(key)
+        if given is None:
+            return
+        if not isinstance(given, dict):
+            problems[f"{where}.{key}"] = "not an object"
+            return
+        for locale in given:
+            if locale not in LOCALES:
+                problems[f"{where}.{key}.{locale}"] = f"invalid locale {locale!r}"
+
     def _check_command(self, cmd: Any, where: str, problems: dict[str, str], top: bool) -> None:
         if not isinstance(cmd, dict):
             problems[where] = "not an object"
             return
-        name = cmd.get("name")
-        if not isinstance(name, str) or not _NAME.match(name) or name != name.lower():
-            problems[where + ".name"] = f"invalid name {name!r}"
+        self._check_name(cmd.get("name"), where + ".name", problems)
+        self._localizations(cmd, "name_localizations", where, problems)
+        for locale, name in (cmd.get("name_localizations") or {}).items():
+            self._check_name(name, f"{where}.name_localizations.{locale}", problems)
         desc = cmd.get("description")
         if not isinstance(desc, str) or not 1 <= len(desc) <= 100:
             problems[where + ".description"] = f"description must be 1-100 characters: {desc!r}"
+        self._localizations(cmd, "description_localizations", where, problems)
+        for locale, text in (cmd.get("description_localizations") or {}).items():
+            if not isinstance(text, str) or not 1 <= len(text) <= 100:
+                problems[f"{where}.description_localizations.{locale}"] = "1-100 characters"
         opts = cmd.get("options") or []
         if len(opts) > 25:
             problems[where + ".options"] = "more than 25 options"
@@ -1243,6 +1273,17 @@ class FakeDiscord:
                 problems[w + ".choices"] = "more than 25 choices"
             if choices and o.get("autocomplete"):
                 problems[w + ".autocomplete"] = "autocomplete cannot have choices"
+            for j, c in enumerate(choices):
+                cw = f"{w}.choices.{j}"
+                self._localizations(c, "name_localizations", cw, problems)
+                given = [c.get("name"), *(c.get("name_localizations") or {}).values()]
+                if not all(isinstance(n, str) and 1 <= len(n) <= 100 for n in given):
+                    problems[cw + ".name"] = "1-100 characters"
+        # an option's name, in any locale, is one of its own among its siblings
+        for locale in LOCALES:
+            said = [(o.get("name_localizations") or {}).get(locale, o.get("name")) for o in opts]
+            if len(set(said)) < len(said):
+                problems[f"{where}.options.name_localizations.{locale}"] = "duplicate name"
 
     async def _put_commands(self, request: web.Request) -> web.Response:
         self._bot_auth(request)

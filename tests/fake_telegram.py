@@ -374,7 +374,10 @@ class FakeTelegram:
         self.messages: dict[tuple[int, int], FakeMessage] = {}
         #: chat id -> user id -> "creator" / "administrator" / "member"
         self.members: dict[int, dict[int, str]] = {}
+        #: the default command menu (setMyCommands without a language code)
         self.commands: list[dict[str, Any]] | None = None
+        #: every command menu: language code ("" the default) -> its commands
+        self.command_menus: dict[str, list[dict[str, Any]]] = {}
         self.webhook: dict[str, Any] | None = None
         self.files: dict[str, bytes] = {}
         self.queries: dict[str, dict[str, Any]] = {}
@@ -872,11 +875,23 @@ class FakeTelegram:
                 raise bad("BOT_COMMAND_INVALID")
             if not 1 <= len(str(c.get("description", ""))) <= 256:
                 raise bad("command description must be 1-256 characters")
-        self.commands = commands
+        code = self._language_code(p)
+        self.command_menus[code] = commands
+        if not code:
+            self.commands = commands
         return True
 
     async def api_getmycommands(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
-        return self.commands or []
+        return self.command_menus.get(self._language_code(p), [])
+
+    @staticmethod
+    def _language_code(p: dict[str, Any]) -> str:
+        """A command menu's language: "" (everyone without a menu of their own) or a
+        two-letter ISO 639-1 code, as Telegram takes it."""
+        code = str(p.get("language_code") or "")
+        if code and not re.fullmatch(r"[a-z]{2}", code):
+            raise bad("language_code must be a two-letter ISO 639-1 language code")
+        return code
 
     async def api_deletewebhook(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
         self.webhook = None

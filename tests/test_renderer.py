@@ -12,7 +12,10 @@ import builtins
 import functools
 import io
 import math
+import random
 import socket
+import subprocess
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,7 +24,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 import engine
 from engine import COLOURS, GameState
-from renderer import DEFAULT_SIZE, board_image, render_board, render_standings
+from renderer import DEFAULT_SIZE, ENGLISH, Words, board_image, render_board, render_standings
 from renderer import board as board_module
 from renderer import geometry as geo
 from renderer import text as text_module
@@ -819,6 +822,222 @@ def test_png_is_the_same_picture_as_board_image() -> None:
     # render_board is board_image encoded as PNG (lossless).
     s = play(engine.new_game("classic", 4), ROLLS[:30])
     assert decode(render_board(s)).tobytes() == image(s).tobytes()
+
+
+# --------------------------------------------------------------------------
+# the words drawn: given by the caller (the reader's language), English by default
+
+
+def spy_words(calls: list[tuple[str, Any]]) -> Words:
+    """Words that are not English, recording what each counted word was asked for."""
+
+    def said(kind: str, word: str) -> Any:
+        def call(*args: Any) -> str:
+            calls.append((kind, args))
+            return f"{word} {' '.join(map(str, args))}"
+
+        return call
+
+    return Words(
+        to_roll="tira il dado",
+        choose="scegli",
+        bonus=said("bonus", "bonus"),
+        won=said("won", "vince"),
+        title=said("title", "Classifica"),
+        points=said("points", "punti"),
+        all_home="tutte a casa",
+        to_go=said("to_go", "mancano"),
+        colour=said("colour", "Colore"),
+    )
+
+
+def bar(lay: geo.Layout = LAY) -> Box:
+    return (0, lay.board, lay.size, lay.height)
+
+
+def bonus_state() -> GameState:
+    """A super game waiting for a bonus move (a capture earns 6: super 6)."""
+    rng = random.Random(5)
+    s = engine.new_game("super", 4)
+    while s.phase != "bonus":
+        assert s.phase != "over"
+        if s.phase == "roll":
+            s, _ = engine.apply(s, {"roll": rng.randint(1, 6)})
+        else:
+            s, _ = engine.apply(s, {"move": rng.choice(engine.legal_moves(s)).piece})
+    return s
+
+
+def test_default_words_are_english_and_the_same_as_no_words() -> None:
+    # ENGLISH is what a caller who gives no words gets: the same bytes.
+    assert Words() == ENGLISH
+    s = play(engine.new_game("classic", 4), ROLLS[:30])
+    assert render_board(s, words=ENGLISH) == render_board(s)
+    for st in (finished("classic"), finished("tower"), s):
+        assert render_standings(st, words=Words()) == render_standings(st)
+    assert ENGLISH.to_go(1) == "1 square to go" and ENGLISH.to_go(12) == "12 squares to go"
+    assert ENGLISH.points(1) == "1 point" and ENGLISH.points(250) == "250 points"
+    assert ENGLISH.won(1) == "wins!" and ENGLISH.won(2) == "win!"
+    assert ENGLISH.title(True, "classic") == "Final standings · classic"
+    assert ENGLISH.title(False, "tower") == "Standings so far · tower"
+
+
+@pytest.mark.parametrize("phase", ["roll", "move", "bonus", "over"])
+def test_status_bar_draws_the_words_given(phase: str) -> None:
+    # The bar under the board says the caller's words: only the bar changes, and the
+    # counted words get their count (the bonus steps, the number of winners).
+    states = {
+        "roll": game("classic", players=4),
+        "move": run(game("classic", players=4), "r6")[0],
+        "bonus": bonus_state(),
+        "over": finished("italian", teams=True),
+    }
+    s = states[phase]
+    names = dict.fromkeys(COLOURS, "Ana")  # every seat named: the yards stay the same
+    calls: list[tuple[str, Any]] = []
+    english = image(s, names=names)
+    other = image(s, names=names, words=spy_words(calls))
+    where = changed(english, other)
+    assert where is not None and inside(where, bar()), (phase, where)
+    if phase == "bonus":
+        assert s.bonus is not None and ("bonus", (s.bonus[0],)) in calls
+    if phase == "over":
+        assert ("won", (2,)) in calls  # red and yellow won as a team
+
+
+def test_seats_without_a_name_show_the_colour_in_the_words_given() -> None:
+    # An unnamed seat shows its colour's name, as the words say it (a translated colour).
+    s = game("classic", players=4)
+    calls: list[tuple[str, Any]] = []
+    other = image(s, words=spy_words(calls))
+    assert {args[0] for kind, args in calls if kind == "colour"} == set(COLOURS)
+    where = changed(baseline(), other, blank=[bar()])
+    assert where is not None  # the yards' names changed
+    named = dict.fromkeys(COLOURS, "Ana")
+    assert (
+        changed(image(s, names=named), image(s, names=named, words=spy_words([])), [bar()]) is None
+    )
+
+
+def test_a_long_wording_in_the_status_bar_leaves_the_die_alone() -> None:
+    # A wording far too long for the bar (another language, a small image) is drawn
+    # smaller or cut before the die, so the die is drawn the same.
+    s, _ = run(game("classic", players=4), "r6")
+    for size in (300, 600):
+        lay = geo.Layout(size)
+        h = lay.status
+        die_box = (size - round(h * 0.72) - 12, lay.board, size, lay.height)
+        plain = image(s, size=size)
+        long = image(s, size=size, words=Words(choose="scegli una pedina da muovere " * 10))
+        assert ImageChops.difference(plain, long).crop(die_box).getbbox() is None, size
+        assert changed(plain, long) is not None
+
+
+@pytest.mark.parametrize("rules", ["classic", "tower"])
+def test_standings_draw_the_words_given(rules: str) -> None:
+    # The title, the scores (classic) or squares to go come from the words: other words
+    # give another picture of the same size; the counted words get the numbers drawn.
+    s = finished(rules)
+    calls: list[tuple[str, Any]] = []
+    english = render_standings(s)
+    other = render_standings(s, words=spy_words(calls))
+    assert other != english
+    assert decode(other).size == decode(english).size
+    assert ("title", (True, rules)) in calls
+    if rules == "classic":
+        assert s.scores is not None
+        assert {args[0] for kind, args in calls if kind == "points"} == set(s.scores.values())
+    else:
+        left = {s.distance(c) for c in s.players} - {0}
+        assert {args[0] for kind, args in calls if kind == "to_go"} == left
+    running = play(engine.new_game("italian", 3), ROLLS[:20])
+    calls.clear()
+    render_standings(running, words=spy_words(calls))
+    assert ("title", (False, "italian")) in calls
+
+
+def test_renderer_imports_nothing_of_the_bot() -> None:
+    # The renderer stays pure: the words come in as data, not from the bot's catalogs.
+    code = "import renderer, sys; print(sorted(m for m in sys.modules if m.split('.')[0] == 'bot'))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------
+# the bot's pictures: the words from its catalogs, in the game's or the reader's language
+
+
+def finished_game(lang: str) -> Any:
+    from bot.hosting import OVER, Game, Seat, User
+
+    ana = User("telegram", "1", "Ana")
+    seats = [Seat(ana, "red"), *(Seat(None, c) for c in ("green", "yellow", "blue"))]
+    state = finished("tower")
+    return Game("g1", "chat", "tower", {}, ana, 0, lang=lang, status=OVER, seats=seats, state=state)
+
+
+def test_the_bots_english_words_are_the_renderers() -> None:
+    # In English the pictures are drawn just as the renderer's default draws them.
+    from bot.present.pictures import board_png, picture_words, standings_png
+
+    game = finished_game("en")
+    names = {"red": "Ana", "green": "Computer", "yellow": "Computer", "blue": "Computer"}
+    assert standings_png(game) == render_standings(game.state, names=names)
+    assert board_png(game) == render_board(game.state, names=names)
+    for s in (game.state, bonus_state(), run(game_of("classic"), "r6")[0], game_of("tower")):
+        assert render_board(s, words=picture_words("en")) == render_board(s), s.phase
+    for s in (finished("classic"), play(engine.new_game("italian", 3), ROLLS[:20])):
+        assert render_standings(s, words=picture_words("en")) == render_standings(s)
+
+
+def game_of(rules: str) -> GameState:
+    return game(rules, players=4)
+
+
+@pytest.mark.parametrize("lang", ["it", "es", "pt_BR"])
+def test_the_bots_pictures_speak_the_games_language(lang: str) -> None:
+    # Every word drawn comes from the catalog of the game's language (the counted ones
+    # with their count), the computer players' name too; another language, another picture.
+    from bot.present import Text, say
+    from bot.present.catalog import translations
+    from bot.present.pictures import picture_words, standings_png
+
+    w = picture_words(lang)
+
+    def said(key: str, **params: Any) -> str:
+        return say(Text(key, params), lang=lang)
+
+    assert w.to_roll == said("pic.to_roll") and w.choose == said("pic.choose")
+    assert w.bonus(6) == said("pic.bonus", steps=6)
+    assert (w.won(1), w.won(2)) == (said("pic.won", count=1), said("pic.won", count=2))
+    title = said("pic.title", title=Text("pic.final"), rules="tower")
+    assert w.title(True, "tower") == title
+    assert w.title(False, "super") == said("pic.title", title=Text("pic.so_far"), rules="super")
+    assert w.points(1) == said("pic.points", count=1)
+    assert w.points(250) == said("pic.points", count=250)
+    assert w.all_home == said("pic.all_home")
+    assert (w.to_go(1), w.to_go(12)) == (said("pic.to_go", count=1), said("pic.to_go", count=12))
+    red = translations(lang).pgettext("colour", "red")
+    assert w.colour("red") == red[:1].upper() + red[1:]
+    game = finished_game(lang)
+    computer = said("who.a_computer")
+    names = {"red": "Ana", "green": computer, "yellow": computer, "blue": computer}
+    png = standings_png(game)
+    assert png == standings_png(game, lang=lang)
+    assert png == render_standings(game.state, names=names, words=w)
+    assert png != standings_png(game, lang="en")
+
+
+def test_the_table_view_draws_in_its_language() -> None:
+    # A view in another language than the game's (a private answer) draws in its own.
+    from bot.present import table_view
+    from bot.present.pictures import standings_png
+
+    game = finished_game("en")
+    assert table_view(game).image == standings_png(game, lang="en")
+    assert table_view(game, lang="pt_BR").image == standings_png(game, lang="pt_BR")
+    assert table_view(game, lang="pt_BR").image != table_view(game).image
 
 
 # --------------------------------------------------------------------------

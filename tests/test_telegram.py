@@ -32,8 +32,10 @@ from bot.adapters.reconcile import Notes
 from bot.adapters.telegram import COMMANDS, AdapterError, TelegramAdapter, WebhookSettings
 from bot.app.config import load_settings
 from bot.app.runner import build_adapters, run_timers
-from bot.hosting import OVER, PLAYING, Game, User
-from bot.present import Text, parse_press, say
+from bot.hosting import OVER, PLAYING, Game, Refusal, User
+from bot.present import Text, language_name, languages, parse_press, refusal_text, say
+from bot.present.catalog import translations
+from bot.present.narrate import one_of
 from bot.present.pictures import board_png
 from bot.service import GameService
 from bot.store import SqliteStore, Store
@@ -371,7 +373,9 @@ async def test_a_whole_game_in_a_group_by_buttons_only(
         fake, store, clock, seed=11, group_rate=LIMIT, group_period=KEPT, max_retries=3
     ) as bot:
         # the commands are registered
-        assert fake.commands == [{"command": c, "description": d} for c, d in COMMANDS]
+        assert fake.commands == [
+            {"command": c, "description": say(Text(f"tg.cmd.{c}"))} for c in COMMANDS
+        ]
         assert {"ludo", "join", "leave", "roll", "move", "board", "rules", "end", "help"} <= {
             c["command"] for c in fake.commands
         }
@@ -654,6 +658,205 @@ async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
         assert plain(said.params["text"]) == say(Text("refuse.not_seated"), lang="it")
 
 
+def answer(calls: list[Call]) -> str:
+    """The one answer the bot wrote to a command (HTML)."""
+    said = [c for c in calls if c.method == "sendMessage" and c.ok]
+    assert len(said) == 1, calls
+    return str(said[0].params["text"])
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+#: the lobby's buttons, by message id
+LOBBY_BUTTONS = ("btn.join", "btn.leave", "btn.add_computer", "btn.remove_computer", "btn.start")
+
+
+def menu_code(lang: str) -> str:
+    """The language_code of a language's command menu ("" the default: English)."""
+    return "" if lang == "en" else lang.split("_")[0]
+
+
+async def test_the_command_menu_is_set_in_every_language(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    async with running(fake, db, clock):
+        pass
+    assert {menu_code(lang) for lang in languages()} == {"", "pt", "es", "it"}
+    # one menu per language: the default (English, no language_code), then pt, es, it
+    sets = fake.calls_of("setMyCommands", ok=True)
+    assert sorted(str(c.params.get("language_code") or "") for c in sets) == ["", "es", "it", "pt"]
+    assert set(fake.command_menus) == {"", "pt", "es", "it"}
+    assert fake.commands == fake.command_menus[""]
+    assert fake.command_menus["it"] != fake.command_menus[""], "the Italian menu is Italian"
+    assert "language" in COMMANDS
+    for lang in languages():
+        menu = fake.command_menus[menu_code(lang)]
+        assert [c["command"] for c in menu] == list(COMMANDS), lang
+        assert [c["description"] for c in menu] == [
+            say(Text(f"tg.cmd.{name}"), lang=lang) for name in COMMANDS
+        ], lang
+
+
+async def test_help_the_chooser_and_typos_speak_the_askers_language(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Babele")
+    async with running(fake, db, clock, seed=3) as bot:
+        for user, lang in ((GIA, "it"), (RUI, "pt_BR"), (EVA, "es"), (ANA, "en")):
+            assert answer(await bot.say(group, user, "/help")) == say(Text("tg.help"), lang=lang)
+        private = fake.private(RUI)
+        greeting = answer(await bot.say(private, RUI, "/start"))
+        assert greeting == say(Text("tg.greeting"), lang="pt_BR")
+        text = answer(await bot.say(group, GIA, "/move x"))
+        assert text == say(Text("tg.say_piece"), lang="it")
+
+        # the rule chooser, in Spanish for Eva: the rule sets' names in Spanish
+        calls = await bot.say(group, EVA, "/ludo")
+        assert answer(calls) == say(Text("tg.chooser"), lang="es")
+        sent = next(c for c in calls if c.method == "sendMessage" and c.ok)
+        assert sent.message_id is not None
+        chooser = fake.message(group["id"], sent.message_id)
+        spanish = translations("es")
+        names = [capitalised(spanish.pgettext("rules", r)) for r in engine.RULE_SETS]
+        teams = capitalised(say(Text("tg.chooser.teams", {"rules": "italian"}), lang="es"))
+        labels = [b["text"] for b in chooser.buttons]
+        assert labels == [*names[:3], teams, names[3]]
+        assert engine.RULE_SETS == ("classic", "tower", "italian", "super")
+        assert labels[0] != "Classic", "the rule sets' names are translated"
+        # Eva chooses the Italian rules in teams: a Spanish table
+        click = await bot.click(chooser, EVA, label=teams)
+        assert click.toast == say(Text("you.opened", {"rules": "italian"}), lang="es")
+        game = bot.game(game_id_of(fake.message(group["id"], chooser.message_id)))
+        assert (game.rules, game.options, game.lang) == ("italian", {"teams": True}, "es")
+
+
+async def test_bad_ludo_arguments_are_refused_in_the_askers_language(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Typos")
+    nobody = User("telegram", "1", "Nobody")
+    async with running(fake, db, clock) as bot:
+        text = answer(await bot.say(group, GIA, "/ludo classic timer=abc"))
+        assert text == say(Text("tg.bad_timer", {"value": "abc"}), lang="it")
+        # what the service refuses (an unknown rule set or option, a bad value), the
+        # presenter says, in the asker's language
+        for user, lang, typed, rules, options, timer in (
+            (EVA, "es", "/ludo chess", "chess", {}, None),
+            (RUI, "pt_BR", "/ludo classic chess=1", "classic", {"chess": 1}, None),
+            (GIA, "it", "/ludo tower pieces=9", "tower", {"pieces": 9}, None),
+            (EVA, "es", "/ludo classic timer=5", "classic", {}, 5),
+        ):
+            refused = bot.service.open("tg:nowhere", nobody, rules, options, timer=timer)
+            assert refused.refusal is not None, typed
+            expected = say(refusal_text(refused.refusal), lang=lang)
+            text = plain(answer(await bot.say(group, user, typed)))
+            assert text == expected, typed
+            assert "chess" in text or rules != "chess", "the refusal names the rule set"
+        # a language the bot does not speak
+        text = answer(await bot.say(group, RUI, "/ludo classic lang=klingon"))
+        assert plain(text) == say(refusal_text(Refusal("refuse.bad_language")), lang="pt_BR")
+        assert all(language_name(lang) in plain(text) for lang in languages())
+        # nothing was opened
+        assert db.channel_game(f"tg:{group['id']}") is None
+        assert not [m for m in fake.chat_messages(group["id"]) if m.keyboard]
+
+
+async def test_ludo_lang_opens_a_table_in_that_language(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group, other = fake.group("Mesa"), fake.group("Tavolo")
+    async with running(fake, db, clock) as bot:
+        calls = await bot.say(group, ANA, "/ludo italian teams lang=es")
+        assert not [
+            c for c in calls if c.method == "sendMessage" and not c.params.get("reply_markup")
+        ]
+        lobby = fake.latest(group["id"], buttons=True)
+        game = bot.game(game_id_of(lobby))
+        assert (game.rules, game.options, game.lang) == ("italian", {"teams": True}, "es")
+        opened = say(Text("lobby.opened", {"host": "Ana Silva", "rules": "italian"}), lang="es")
+        assert opened != say(Text("lobby.opened", {"host": "Ana Silva", "rules": "italian"}))
+        assert (lobby.text or "").startswith(opened)
+        assert [b["text"] for b in lobby.buttons] == [
+            say(Text(k), lang="es") for k in LOBBY_BUTTONS
+        ]
+        # a language by its name; without lang=, the opener's language (English for Ana)
+        await bot.say(other, ANA, "/ludo lang=Italiano")
+        assert bot.game(game_id_of(fake.latest(other["id"], buttons=True))).lang == "it"
+
+
+async def test_the_creator_or_an_admin_changes_the_tables_language(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    group = fake.group("Poliglotti")
+    fake.set_member(group, CID, "administrator")
+    async with running(fake, db, clock, seed=5) as bot:
+        await bot.say(group, ANA, "/ludo classic")
+        lobby = fake.latest(group["id"], buttons=True)
+        game_id = game_id_of(lobby)
+        assert bot.game(game_id).lang == "en"
+        await bot.click(lobby, BEN, label="Join")
+
+        # how to ask, and a language the bot does not speak
+        text = plain(answer(await bot.say(group, GIA, "/language")))
+        names = one_of([language_name(lang) for lang in languages()])
+        asked = Text("tg.say_language", {"example": "pt", "languages": names})
+        assert text == plain(say(asked, lang="it"))
+        assert "/language pt" in text and all(language_name(x) in text for x in languages())
+        before = bot.stored(game_id)
+        text = answer(await bot.say(group, ANA, "/language klingon"))
+        assert plain(text) == say(refusal_text(Refusal("refuse.bad_language")), lang="en")
+        # Rui is neither the creator nor an admin: told in Portuguese, nothing changes
+        mark = fake.mark()
+        text = answer(await bot.say(group, RUI, "/language it"))
+        refused = Text("refuse.only_creator_language", {"host": "Ana Silva"})
+        assert plain(text) == say(refused, lang="pt_BR")
+        assert bot.stored(game_id) == before
+        assert not fake.calls_of("editMessageText", since=mark)
+
+        # Ana, the creator, switches the table to Italian: the lobby says so, in Italian
+        calls = await bot.say(group, ANA, "/language it")
+        assert not [c for c in calls if c.method == "sendMessage"], "the table tells it"
+        assert bot.game(game_id).lang == "it"
+        lobby = fake.message(group["id"], lobby.message_id)
+        said = say(Text("game.language", {"language": "it"}), lang="it")
+        assert said in (lobby.text or ""), lobby.text
+        italian = [say(Text(k), lang="it") for k in LOBBY_BUTTONS]
+        assert [b["text"] for b in lobby.buttons] == italian
+        assert italian != [say(Text(k)) for k in LOBBY_BUTTONS]
+
+        # the next table captions are Italian
+        await bot.click(lobby, ANA, label=say(Text("btn.start"), lang="it"))
+        game = bot.game(game_id)
+        assert game.status == PLAYING and game.state is not None and game.state.phase == "roll"
+
+        def prompt(lang: str) -> str:
+            seat = bot.game(game_id).on_turn()
+            assert seat is not None and seat.user is not None
+            params = {"who": seat.user.name, "colour": seat.colour}
+            return say(Text("turn.roll", params), lang=lang)
+
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        assert plain(board.caption_html or "").endswith(prompt("it"))
+        assert [b["text"] for b in board.buttons] == [say(Text("btn.roll"), lang="it")]
+
+        # an admin of the chat may too (/ludo language), and a language by its name
+        calls = await bot.say(group, CID, "/ludo language es")
+        assert not [c for c in calls if c.method == "sendMessage"]
+        assert bot.game(game_id).lang == "es"
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        caption = plain(board.caption_html or "")
+        assert say(Text("game.language", {"language": "es"}), lang="es") in caption
+        assert caption.endswith(prompt("es"))
+        await bot.say(group, BEN, "/language italiano")
+        assert bot.game(game_id).lang == "es", "Ben may not"
+        await bot.say(group, ANA, "/language italiano")
+        assert bot.game(game_id).lang == "it"
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        assert plain(board.caption_html or "").endswith(prompt("it"))
+
+
 # --------------------------------------------------------------------------
 # a restart in the middle
 
@@ -678,7 +881,8 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(
     # a new process: a new service and adapter over the same data
     other = make_store()
     async with running(fake, other, clock, seed=4) as bot2:
-        assert len(fake.calls_of("setMyCommands")) == 2
+        # each process set the command menus, one per language
+        assert len(fake.calls_of("setMyCommands")) == 2 * len(languages())
         user = people[int(on_turn(bot2, game_id) or 0)]
         label = "Roll" if "Roll" in [b["text"] for b in old.buttons] else old.buttons[0]["text"]
         click = await bot2.click(old, user, label=label)

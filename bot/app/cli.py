@@ -7,10 +7,8 @@ import json
 import os
 import random
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
 
 from engine import (
     COLOURS,
@@ -20,32 +18,17 @@ from engine import (
     LudoError,
     Move,
     apply,
-    legal_moves,
     load_record,
     move_for,
-    new_game,
     replay,
     start_of,
 )
 from renderer import DEFAULT_SIZE, THEMES, render_board, render_standings
 
 from ..players import HeuristicPlayer, Policy, RandomPlayer
-from ..players.loop import Action, Step, play_on
-from ..present import say
-from ..present.narrate import describe_move, event_texts, where
+from ..present.pictures import picture_words
 from .simulate import simulate
-
-
-def _options(text: str | None) -> dict[str, Any] | None:
-    if not text:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError as e:
-        raise SystemExit(f"ludo-bot: --options is not valid JSON: {e}") from None
-    if not isinstance(value, dict):
-        raise SystemExit("ludo-bot: --options must be a JSON object, e.g. '{\"teams\": true}'")
-    return value
+from .terminal import cmd_play, language_arg, rule_options
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -77,7 +60,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             args.games,
             seed=args.seed,
             players=args.players,
-            options=_options(args.options),
+            options=rule_options(args.options),
             policy=policy,
         )
     except LudoError as e:
@@ -88,81 +71,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_play(
-    args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None
-) -> int:
-    stdin = stdin or sys.stdin
-    out = out or sys.stdout
-    rng = random.Random(args.seed)
-    try:
-        state = new_game(args.rules, args.players, options=_options(args.options))
-    except LudoError as e:
-        print(f"ludo-bot: {e}", file=sys.stderr)
-        return 2
-    humans = set(args.human or [])
-    for h in humans:
-        if h not in state.players:
-            print(
-                f"ludo-bot: {h} is not playing (colours: {', '.join(state.players)})",
-                file=sys.stderr,
-            )
-            return 2
-    # the first player is drawn (classic 1, tower 1), or rolls highest (italian 1):
-    # with a fair die both come to a uniform draw
-    state = new_game(
-        args.rules, args.players, options=_options(args.options), turn=rng.choice(state.players)
-    )
-    images = None if args.no_images else Path(args.images or tempfile.mkdtemp(prefix="ludo-"))
-    if images is not None:
-        images.mkdir(parents=True, exist_ok=True)
-    computer = HeuristicPlayer(rng)
-    print(f"{state.rules} Ludo: {', '.join(state.players)}; {state.turn} starts.", file=out)
-    if images is not None:
-        print(f"board images: {images}/ (one per move)", file=out)
-    shots = 0
-    quit_ = False
-
-    def decide(s: GameState) -> Action | None:
-        nonlocal quit_
-        if s.phase == "roll":
-            return {"roll": rng.randint(1, 6)}
-        moves = legal_moves(s)
-        if s.turn in humans and len(moves) > 1:
-            if images is not None:
-                (images / "now.png").write_bytes(render_board(s, size=args.size))
-            piece = _ask(s, moves, stdin, out)
-            if piece is None:
-                quit_ = True
-                return None
-            return {"move": piece}
-        return {"move": (moves[0] if len(moves) == 1 else computer.choose(s, moves)).piece}
-
-    def shown(step: Step) -> None:
-        nonlocal shots
-        if images is not None and step.move is not None:
-            shots += 1
-            rolled = (step.colour, step.die) if step.phase == "move" else None
-            png = render_board(state, last_move=step.move, rolled=rolled, size=args.size)
-            (images / f"{shots:04d}.png").write_bytes(png)
-        for text in event_texts(step.events, str):
-            print(say(text), file=out)
-
-    play_on(state, decide, shown)
-    if quit_:
-        print("bye", file=out)
-        return 0
-    print("Final ranking:", file=out)
-    scores = state.scores
-    for k, colour in enumerate(state.ranking or [], 1):
-        extra = f" ({scores[colour]} points)" if scores else ""
-        print(f"  {k}. {colour}{extra}", file=out)
-    if images is not None:
-        (images / "standings.png").write_bytes(render_standings(state, size=args.size))
-        print(f"{shots} board images and standings.png in {images}/", file=out)
-    return 0
-
-
 def cmd_render(args: argparse.Namespace) -> int:
+    lang = language_arg(args.lang)
+    if lang is None:
+        return 2
+    words = picture_words(lang)
     try:
         text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -184,6 +97,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             rolled=rolled,
             size=args.size,
             theme=args.theme,
+            words=words,
         )
     except LudoError as e:
         print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)
@@ -196,7 +110,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         if args.standings:
             _write(
                 args.standings,
-                render_standings(state, names=names, size=args.size, theme=args.theme),
+                render_standings(state, names=names, size=args.size, theme=args.theme, words=words),
             )
     except OSError as e:
         print(f"ludo-bot: cannot write: {e}", file=sys.stderr)
@@ -231,30 +145,6 @@ def replay_to_end(text: str) -> tuple[GameState, Move | None, tuple[str, int] | 
     return state, last, rolled
 
 
-def _ask(state: Any, moves: list[Any], stdin: TextIO, out: TextIO) -> int | None:
-    pieces = ", ".join(f"{i + 1}: {where(p)}" for i, p in enumerate(state.pieces[state.turn]))
-    print(f"{state.turn}, you rolled {state.die or ''}. Your pieces: {pieces}", file=out)
-    for m in moves:
-        print(f"  {describe_move(m)}", file=out)
-    allowed = {m.piece + 1 for m in moves}
-    base_ok = any(m.enter for m in moves)
-    while True:
-        print("piece number? ", end="", file=out, flush=True)
-        line = stdin.readline()
-        if not line:
-            return None
-        text = line.strip()
-        if text.isdigit():
-            n = int(text)
-            if n in allowed or (
-                base_ok
-                and 1 <= n <= len(state.pieces[state.turn])
-                and state.pieces[state.turn][n - 1] == 0
-            ):
-                return n - 1
-        print(f"choose one of {', '.join(map(str, sorted(allowed)))}", file=out)
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -284,6 +174,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+LANG_HELP = "the language to play in: a code or a name (pt-BR, es, italiano); default English"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -329,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-images", action="store_true", help="do not draw board images")
     p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
+    p.add_argument("--lang", metavar="LANG", help=LANG_HELP)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("render", help="draw the final board of a game record as a PNG image")
@@ -338,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", action="append", metavar="COLOUR=NAME", help="a player's name")
     p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
     p.add_argument("--theme", choices=sorted(THEMES), default="classic")
+    p.add_argument("--lang", metavar="LANG", help="the language of the words in the images")
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("run", help="run the chat bot")

@@ -8,7 +8,7 @@ the record count from 0.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 from engine import HOME, Event, Move
 
@@ -16,15 +16,20 @@ from ..hosting import Fact, Game, Note
 from .text import Text
 
 
-def where(p: int, *, short: bool = False) -> str:
-    """A progress value as a person says it (``short``: a bare number on the track)."""
-    if p == 0:
-        return "base"
-    if p == HOME:
-        return "home"
-    if p > 51:
-        return f"column {p - 51}"
-    return str(p) if short else f"square {p}"
+@overload
+def where(p: int, *, short: Literal[False] = False) -> Text: ...
+
+
+@overload
+def where(p: int, *, short: bool) -> int | Text: ...
+
+
+def where(p: int, *, short: bool = False) -> int | Text:
+    """Where a piece stands, in words: "square 14", "column 2", "base", "home"
+    (``short``: a bare number on the track, as :func:`square` says it)."""
+    if short or not 0 < p <= 51:
+        return square(p)
+    return Text("sq.track", {"n": p})
 
 
 def square(p: int) -> int | Text:
@@ -67,16 +72,19 @@ def together(names: Sequence[str | Text]) -> str | Text:
     return tuple(names) if len(names) > 2 else names[0] if names else ""  # type: ignore[return-value]
 
 
-def describe_move(m: Move) -> str:
-    """A move as a button label would say it: ``2: square 14 -> square 18, captures green 1``."""
-    text = f"{m.piece + 1}: {where(m.frm)} -> {where(m.to)}"
+def describe_move(m: Move) -> tuple[Text, ...]:
+    """A move offered to a person, in words to say one after the other (with commas):
+    ``2: square 14 → square 18, captures green 1``, then what else it does
+    ("forms a tower", "bounces off home")."""
+    p: dict[str, Any] = {"piece": m.piece + 1, "frm": where(m.frm), "to": where(m.to)}
     if m.captures:
-        text += f", captures {m.captures[0]} {m.captures[1] + 1}"
-    if m.forms:
-        text += f", forms a {m.forms}"
+        p |= {"victim_colour": m.captures[0], "target": m.captures[1] + 1}
+    out = [Text("term.move.captures" if m.captures else "term.move", p)]
+    if m.forms in ("tower", "barrier"):
+        out.append(Text(f"term.forms.{m.forms}"))
     if m.bounce:
-        text += " (bounces)"
-    return text
+        out.append(Text("term.bounces"))
+    return tuple(out)
 
 
 def event_texts(events: Sequence[Event], who_is: Callable[[str], str | Text]) -> list[Text]:

@@ -95,9 +95,9 @@ class TableView:
     def image(self) -> bytes | None:
         """The picture as PNG, drawn once on first use."""
         if self.picture == "standings":
-            return standings_png(self.game, self.size)
+            return standings_png(self.game, self.size, self.lang)
         if self.picture == "board":
-            return board_png(self.game, self.size)
+            return board_png(self.game, self.size, self.lang)
         return None
 
 

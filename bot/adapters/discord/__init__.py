@@ -1,11 +1,11 @@
 """Discord (discord.py): the ``/ludo`` commands and the game buttons."""
 
 from .adapter import PREFIX, AdapterError, DiscordAdapter, channel_key, user_of
-from .client import HELP, DiscordSettings, GameButton, LudoClient
+from .client import DiscordSettings, GameButton, LudoClient
 from .screen import ChannelScreen, InteractionScreen, clean, describe, fields
+from .translator import LudoTranslator
 
 __all__ = [
-    "HELP",
     "PREFIX",
     "AdapterError",
     "ChannelScreen",
@@ -14,6 +14,7 @@ __all__ = [
     "GameButton",
     "InteractionScreen",
     "LudoClient",
+    "LudoTranslator",
     "channel_key",
     "clean",
     "describe",

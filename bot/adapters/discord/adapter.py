@@ -20,22 +20,23 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from ...hosting import Intent, User
+from ...hosting import Intent, Refusal, User
 from ...present import (
     TableView,
     Text,
-    language_of,
+    find_language,
     parse_press,
     refusal_text,
     rules_lines,
     say,
     table_view,
 )
-from ...present.narrate import where
+from ...present.view import move_label
 from ...service import GameService, Outcome
 from ..reconcile import Reconciler
 from .client import DiscordSettings, LudoClient, point_to
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe
+from .translator import asker_language as language
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +66,6 @@ def toast_of(view: TableView, lang: str) -> str:
     if view.toast:
         return " ".join(say(t, clean, lang) for t in view.toast)[:CONTENT_LIMIT]
     return describe(view.lines, CONTENT_LIMIT, lang)
-
-
-def language(interaction: discord.Interaction[Any]) -> str:
-    """The language of the person who acted (their Discord client's)."""
-    return language_of(str(interaction.locale))
 
 
 class DiscordAdapter:
@@ -145,12 +141,21 @@ class DiscordAdapter:
         rules: str,
         options: dict[str, Any],
         timer: int | None,
+        lang: str | None = None,
     ) -> None:
-        """``/ludo new``: open a lobby here (posted in the channel; the asker told privately)."""
+        """``/ludo new``: open a lobby here (posted in the channel; the asker told privately),
+        its table speaking ``lang`` (the asker's language if None)."""
+        table = language(interaction) if lang is None else find_language(lang)
+        if table is None:
+            refusal = refusal_text(Refusal("refuse.bad_language"))
+            await InteractionScreen(self.client, interaction, None).private(
+                say(refusal, clean, language(interaction))
+            )
+            return
         await self._command(
             interaction,
             lambda channel, user: self.service.open(
-                channel, user, rules, options, timer=timer, lang=language(interaction)
+                channel, user, rules, options, timer=timer, lang=table
             ),
         )
 
@@ -181,10 +186,9 @@ class DiscordAdapter:
         """Autocomplete of ``/ludo move``: the pieces the asker can move now."""
         channel = channel_key(interaction.channel_id)
         moves = await asyncio.to_thread(self.service.movable, channel, user_of(interaction.user))
+        lang = language(interaction)
         choices = [
-            app_commands.Choice(
-                name=f"{m.piece + 1} → {where(m.to, short=True)}", value=m.piece + 1
-            )
+            app_commands.Choice(name=say(move_label(m), lang=lang)[:100], value=m.piece + 1)
             for m in moves
         ]
         return [c for c in choices if not current or str(c.value).startswith(current)][:25]

@@ -17,10 +17,17 @@ import discord
 import yarl
 from discord import app_commands
 
-from engine import RULE_SETS
-
 from ...hosting import Intent
-from ...present import Text, say
+from ...present import Text, find_language, say
+from .translator import (
+    LudoTranslator,
+    asker_language,
+    described,
+    language_choices,
+    named,
+    rule_choices,
+    unique_name,
+)
 
 
 class Handlers(Protocol):
@@ -35,6 +42,7 @@ class Handlers(Protocol):
         rules: str,
         options: dict[str, Any],
         timer: int | None,
+        lang: str | None,
     ) -> None: ...
 
     async def act(self, interaction: discord.Interaction[Any], intent: Intent) -> None: ...
@@ -50,15 +58,8 @@ class Handlers(Protocol):
 
 log = logging.getLogger(__name__)
 
-HELP = (
-    "**Ludo**: `/ludo new` opens a game in this channel (choose the rules, italian teams, "
-    "the turn timer). Press **Join**, add computer players if you like, and the host "
-    "presses **Start**. On your turn press **Roll**, then the button of the piece to move "
-    "(or `/ludo roll` and `/ludo move`). `/ludo board` shows the board, `/ludo rules` the "
-    "rules, `/ludo end` ends the game (its creator or anyone with Manage Messages)."
-)
-
-RULE_CHOICES = [app_commands.Choice(name=name.capitalize(), value=name) for name in RULE_SETS]
+RULE_CHOICES = rule_choices()
+LANGUAGE_CHOICES = language_choices()
 
 #: every custom_id of ours starts so (Discord allows 100 characters)
 BUTTON_TEMPLATE = re.compile(r"g:(?P<rest>.{0,98})", re.DOTALL)
@@ -134,6 +135,8 @@ class LudoClient(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         # buttons of old messages keep working after a restart
         self.add_dynamic_items(GameButton)
+        # the commands in each person's language (said when they are synced)
+        await self.tree.set_translator(LudoTranslator())
         if self.settings.gateway_url and self.shard_count is None:
             # discord.py would connect where GET /gateway/bot points; a configured
             # gateway wins, so take the shard count from there and use DEFAULT_GATEWAY
@@ -153,7 +156,7 @@ class LudoClient(discord.AutoShardedClient):
             if not BUTTON_TEMPLATE.fullmatch(custom_id):
                 try:
                     await interaction.response.send_message(
-                        say(Text("refuse.bad_button")),
+                        say(Text("refuse.bad_button"), lang=asker_language(interaction)),
                         ephemeral=True,
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
@@ -161,20 +164,34 @@ class LudoClient(discord.AutoShardedClient):
                     log.info("a foreign button's press could not be answered: %s", e)
 
 
+def can_manage(interaction: discord.Interaction[Any]) -> bool:
+    """May the asker manage the channel's messages (end any game, change its language)?"""
+    perms = interaction.permissions
+    return bool(perms and perms.manage_messages)
+
+
 class LudoCommands(app_commands.Group):
-    """/ludo: play Ludo in this channel."""
+    """/ludo: play Ludo in this channel (the names and descriptions in :mod:`.translator`)."""
 
     def __init__(self) -> None:
-        super().__init__(name="ludo", description="Play Ludo in this channel")
+        super().__init__(name="ludo", description=described("dc.desc.ludo"))
 
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        rules="The rule set (default: classic)",
-        teams="Italian only: 2 against 2, partners opposite",
-        pieces_to_win="Italian only: pieces home to win (2 or 3)",
-        timer="Seconds per turn before the computer plays it (0: no timer)",
+    @app_commands.command(name=named("new"), description=described("dc.desc.new"))
+    @app_commands.rename(
+        rules=named("rules"),
+        teams=named("teams"),
+        pieces_to_win=named("pieces_to_win"),
+        timer=named("timer"),
+        language=named("language"),
     )
-    @app_commands.choices(rules=RULE_CHOICES)
+    @app_commands.describe(
+        rules=described("dc.desc.new.rules"),
+        teams=described("dc.desc.new.teams"),
+        pieces_to_win=described("dc.desc.new.pieces_to_win"),
+        timer=described("dc.desc.new.timer"),
+        language=described("dc.desc.new.language"),
+    )
+    @app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -182,42 +199,39 @@ class LudoCommands(app_commands.Group):
         teams: bool = False,
         pieces_to_win: app_commands.Range[int, 2, 3] | None = None,
         timer: app_commands.Range[int, 0, 86400] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Open a game of Ludo in this channel."""
         options: dict[str, Any] = {}
         if teams:
             options["teams"] = True
         if pieces_to_win is not None:
             options["pieces_to_win"] = pieces_to_win
         name = rules.value if rules else "classic"
-        await adapter_of(interaction).open(interaction, name, options, timer)
+        lang = language.value if language else None
+        await adapter_of(interaction).open(interaction, name, options, timer, lang)
 
-    @app_commands.command(name="join")
+    @app_commands.command(name=named("join"), description=described("dc.desc.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        """Join the game in this channel."""
         await adapter_of(interaction).act(interaction, Intent("join"))
 
-    @app_commands.command(name="leave")
+    @app_commands.command(name=named("leave"), description=described("dc.desc.leave"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """Leave the game (a computer player takes your seat)."""
         await adapter_of(interaction).act(interaction, Intent("leave"))
 
-    @app_commands.command(name="start")
+    @app_commands.command(name=named("start"), description=described("dc.desc.start"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        """Start the game (the host; anyone once every seat is taken)."""
         await adapter_of(interaction).act(interaction, Intent("start"))
 
-    @app_commands.command(name="roll")
+    @app_commands.command(name=named("roll"), description=described("dc.desc.roll"))
     async def roll(self, interaction: discord.Interaction[Any]) -> None:
-        """Roll the die."""
         await adapter_of(interaction).act(interaction, Intent("roll"))
 
-    @app_commands.command(name="move")
-    @app_commands.describe(piece="The number of the piece to move, as on the board")
+    @app_commands.command(name=named("move"), description=described("dc.desc.move"))
+    @app_commands.rename(piece=named("piece"))
+    @app_commands.describe(piece=described("dc.desc.move.piece"))
     async def move(
         self, interaction: discord.Interaction[Any], piece: app_commands.Range[int, 1, 6]
     ) -> None:
-        """Move one of your pieces."""
         await adapter_of(interaction).act(interaction, Intent("move", piece))
 
     @move.autocomplete("piece")
@@ -226,30 +240,45 @@ class LudoCommands(app_commands.Group):
     ) -> list[app_commands.Choice[int]]:
         return await adapter_of(interaction).pieces(interaction, current)
 
-    @app_commands.command(name="board")
+    @app_commands.command(name=named("board"), description=described("dc.desc.board"))
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the board and whose turn it is."""
         await adapter_of(interaction).board(interaction)
 
-    @app_commands.command(name="rules")
-    @app_commands.describe(rules="A rule set (default: the one of the game here)")
+    @app_commands.command(name=named("rules"), description=described("dc.desc.rules"))
+    @app_commands.rename(rules=named("rules"))
+    @app_commands.describe(rules=described("dc.desc.rules.rules"))
     @app_commands.choices(rules=RULE_CHOICES)
     async def rules(
         self, interaction: discord.Interaction[Any], rules: app_commands.Choice[str] | None = None
     ) -> None:
-        """Show the rules."""
         await adapter_of(interaction).rules(interaction, rules.value if rules else None)
 
-    @app_commands.command(name="end")
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
-        """End the game (its creator, or anyone with Manage Messages)."""
-        perms = interaction.permissions
-        can_manage = bool(perms and perms.manage_messages)
-        await adapter_of(interaction).act(interaction, Intent("end", can_manage=can_manage))
+    @app_commands.command(name=named("language"), description=described("dc.desc.language"))
+    @app_commands.rename(language=named("language"))
+    @app_commands.describe(language=described("dc.desc.language.language"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        # a language the bot does not speak (any more) is refused by the game: ""
+        intent = Intent(
+            "language", lang=find_language(language.value) or "", can_manage=can_manage(interaction)
+        )
+        await adapter_of(interaction).act(interaction, intent)
 
-    @app_commands.command(name="help")
+    @app_commands.command(name=named("end"), description=described("dc.desc.end"))
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        intent = Intent("end", can_manage=can_manage(interaction))
+        await adapter_of(interaction).act(interaction, intent)
+
+    @app_commands.command(name=named("help"), description=described("dc.desc.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """How to play."""
+        lang = asker_language(interaction)
+        # the commands as the asker's Discord shows them
+        names = [c.name for c in self.commands]
+        shown = {name: unique_name(name, names, lang) for name in names}
         await interaction.response.send_message(
-            HELP, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            say(Text("dc.help", shown), lang=lang),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )

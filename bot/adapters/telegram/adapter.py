@@ -8,14 +8,13 @@ reconciler brings into the chat.  No rule and no game state lives here.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import Message, Update
 from telegram.constants import ChatType
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -29,7 +28,6 @@ from ...hosting import Intent, Refusal, User
 from ...present import (
     TableView,
     Text,
-    new_game_button,
     parse_new_game,
     parse_press,
     refusal_text,
@@ -39,11 +37,18 @@ from ...present import (
 )
 from ...service import GameService, Outcome
 from ..reconcile import Reconciler
-from .commands import CHOOSER, COMMANDS, GREETING, HELP, parse_ludo_args
-from .notices import Notices
+from .commands import (
+    chooser,
+    help_text,
+    parse_ludo_args,
+    say_language,
+    set_commands,
+    wanted_language,
+)
+from .notices import Notices, toast
 from .pacing import Pending, Shows, Window
 from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
-from .updates import channel_of, language, user_of
+from .updates import channel_of, is_admin, language, user_of
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +58,6 @@ GROUP_RATE = 20
 NOTICE_SECONDS = 15.0
 #: how long ``stop`` lets tables still waiting be shown
 DRAIN = 10.0
-#: the longest toast Telegram shows
-TOAST_LIMIT = 200
 
 
 class AdapterError(Exception):
@@ -119,6 +122,7 @@ class TelegramAdapter:
             ("board", self.cmd_board),
             ("rules", self.cmd_rules),
             ("end", self.cmd_end),
+            ("language", self.cmd_language),
         ):
             self.app.add_handler(CommandHandler(name, handler))
         self.app.add_handler(CallbackQueryHandler(self.on_button))
@@ -138,7 +142,7 @@ class TelegramAdapter:
             ) from None
         except NetworkError as e:
             raise AdapterError(f"cannot reach the Telegram Bot API: {e.message}") from None
-        await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+        await set_commands(self.app.bot)
         await self.app.start()
         assert self.app.updater is not None
         allowed = ["message", "callback_query"]
@@ -199,36 +203,41 @@ class TelegramAdapter:
     async def cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Greet in a private chat; in a group, say how to play."""
         chat = update.effective_chat
-        await self._say(
-            update, GREETING if chat is not None and chat.type == ChatType.PRIVATE else HELP
-        )
+        private = chat is not None and chat.type == ChatType.PRIVATE
+        await self._say(update, help_text(language(update), greeting=private))
 
     async def cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """How to play."""
-        await self._say(update, HELP)
+        await self._say(update, help_text(language(update)))
 
     async def cmd_ludo(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Open a game: with arguments at once, without them by choosing the rules."""
+        """Open a game: with arguments at once, without them by choosing the rules;
+        ``/ludo language it`` changes the language of the game here."""
         where = self._where(update)
         if where is None:
             return
         channel, user = where
         args = context.args or []
+        if args and args[0].lower() == "language":
+            await self._change_language(update, args[1:])
+            return
         if not args:
-            rows = [
-                [InlineKeyboardButton(label, callback_data=new_game_button(rules, teams))]
-                for rules, teams, label in CHOOSER
-            ]
-            await TelegramScreen(self.app.bot, channel, self.window).say(
-                "Which rules?", InlineKeyboardMarkup(rows)
-            )
+            question, buttons = chooser(language(update))
+            await TelegramScreen(self.app.bot, channel, self.window).say(question, buttons)
             return
-        rules, options, timer, error = parse_ludo_args(args)
-        if error:
-            await self._notice(update, html.escape(f"That game cannot be set up: {error}."))
+        asked = parse_ludo_args(args)
+        if asked.error is not None:
+            await self._tell(update, asked.error)
             return
+        lang = asked.lang or language(update)
         outcome = await self._call(
-            self.service.open, channel, user, rules, options, timer=timer, lang=language(update)
+            self.service.open,
+            channel,
+            user,
+            asked.rules,
+            asked.options,
+            timer=asked.timer,
+            lang=lang,
         )
         await self._answer(update, outcome)
 
@@ -248,7 +257,7 @@ class TelegramAdapter:
         """Move piece N."""
         args = context.args or []
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
-            await self._notice(update, "Say which piece: <code>/move 2</code>")
+            await self._tell(update, Text("tg.say_piece"))
             return
         await self._act(update, Intent("move", int(args[0])))
 
@@ -275,7 +284,21 @@ class TelegramAdapter:
 
     async def cmd_end(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """End the game: its creator, or a chat admin."""
-        await self._act(update, Intent("end", can_manage=await self._is_admin(update)))
+        await self._act(update, Intent("end", can_manage=await is_admin(update)))
+
+    async def cmd_language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Change the language of the table here: ``/language pt``, ``/language italiano``."""
+        args = context.args or []
+        if not args:
+            await self._tell(update, say_language())
+            return
+        await self._change_language(update, args)
+
+    async def _change_language(self, update: Update, words: list[str]) -> None:
+        """The table speaks the language named from now on: its creator, or a chat admin,
+        decides; a language the bot does not speak is refused by hosting ("")."""
+        manage = await is_admin(update)
+        await self._act(update, Intent("language", lang=wanted_language(words), can_manage=manage))
 
     async def _act(self, update: Update, intent: Intent) -> None:
         where = self._where(update)
@@ -291,18 +314,6 @@ class TelegramAdapter:
             await self._refused(update, outcome.refusal)
         await self.show(outcome)
 
-    async def _is_admin(self, update: Update) -> bool:
-        chat, tg_user = update.effective_chat, update.effective_user
-        if chat is None or tg_user is None:
-            return False
-        if chat.type == ChatType.PRIVATE:
-            return True
-        try:
-            member = await chat.get_member(tg_user.id)
-        except TelegramError:
-            return False
-        return member.status in ("creator", "administrator")
-
     # -- buttons ----------------------------------------------------------
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -313,7 +324,7 @@ class TelegramAdapter:
         lang = language(update)
         message = query.message if isinstance(query.message, Message) else None
         if message is None or query.from_user is None:
-            await self._toast(query, say(Text("refuse.bad_button"), lang=lang))
+            await toast(query, say(Text("refuse.bad_button"), lang=lang))
             return
         channel = channel_of(message, message.chat.id)
         user = user_of(query.from_user)
@@ -326,7 +337,7 @@ class TelegramAdapter:
         else:
             press = parse_press(query.data)
             if press is None:
-                await self._toast(query, say(Text("refuse.bad_button"), lang=lang))
+                await toast(query, say(Text("refuse.bad_button"), lang=lang))
                 return
             outcome = await self._call(
                 self.service.press, channel, user, press.game_id, press.version, press.intent
@@ -341,16 +352,8 @@ class TelegramAdapter:
             text = " ".join(say(t, lang=lang) for t in view.toast) or None
         else:
             text = None
-        await self._toast(query, text)
+        await toast(query, text)
         await self.show(outcome, pressed=pressed, view=view)
-
-    async def _toast(self, query: Any, text: str | None) -> None:
-        if text is not None and len(text) > TOAST_LIMIT:
-            text = text[: TOAST_LIMIT - 1].rsplit(" ", 1)[0] + "…"
-        try:
-            await query.answer(text)
-        except TelegramError as e:
-            log.info("a button press could not be answered (%s)", e)
 
     # -- helpers ----------------------------------------------------------
 
@@ -361,8 +364,11 @@ class TelegramAdapter:
 
     async def _refused(self, update: Update, refusal: Refusal) -> None:
         """Why a command cannot be done, to the asker in their language."""
-        lines = [refusal_text(refusal)]
-        await self._notice(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
+        await self._tell(update, refusal_text(refusal))
+
+    async def _tell(self, update: Update, line: Text) -> None:
+        """A short answer to the asker in their language (gone after a while in a group)."""
+        await self._notice(update, caption([line], limit=TEXT_LIMIT, lang=language(update)))
 
     async def _notice(self, update: Update, text: str) -> None:
         """Answer a refused command: in a group, the answer goes after a short while."""

@@ -1,11 +1,12 @@
 """Answers to commands in a chat: kept, or (a refused command in a group) deleted
-after a short while, so that a group keeps only the games' boards."""
+after a short while, so that a group keeps only the games' boards; toasts for presses."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 from telegram import Bot, Message
 from telegram.constants import ChatType, ParseMode
@@ -15,6 +16,9 @@ from .pacing import Window
 from .screen import TEXT_LIMIT
 
 log = logging.getLogger(__name__)
+
+#: the longest toast Telegram shows
+TOAST_LIMIT = 200
 
 
 class Notices:
@@ -58,3 +62,13 @@ class Notices:
             with contextlib.suppress(TelegramError):
                 await self.bot.delete_message(chat, msg)
         self._up.clear()
+
+
+async def toast(query: Any, text: str | None) -> None:
+    """Answer a button press (``query``) with ``text``, cut to what Telegram shows."""
+    if text is not None and len(text) > TOAST_LIMIT:
+        text = text[: TOAST_LIMIT - 1].rsplit(" ", 1)[0] + "…"
+    try:
+        await query.answer(text)
+    except TelegramError as e:
+        log.info("a button press could not be answered (%s)", e)

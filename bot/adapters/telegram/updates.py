@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from telegram import Message, Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
 
 from ...hosting import User
 from ...present import language_of
@@ -29,3 +31,18 @@ def language(update: Update) -> str:
 def user_of(tg_user: Any) -> User:
     name = tg_user.full_name or tg_user.username or str(tg_user.id)
     return User(PLATFORM, str(tg_user.id), name)
+
+
+async def is_admin(update: Update) -> bool:
+    """The person who acted may manage the chat: its creator or an admin (anyone in a
+    private chat)."""
+    chat, tg_user = update.effective_chat, update.effective_user
+    if chat is None or tg_user is None:
+        return False
+    if chat.type == ChatType.PRIVATE:
+        return True
+    try:
+        member = await chat.get_member(tg_user.id)
+    except TelegramError:
+        return False
+    return member.status in ("creator", "administrator")
