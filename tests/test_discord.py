@@ -38,6 +38,7 @@ from bot.present import (
     table_view,
 )
 from bot.present.catalog import translations
+from bot.present.pictures import standings_png
 from bot.present.view import move_label
 from bot.service import GameService
 from bot.store import SqliteStore, Store
@@ -54,6 +55,7 @@ from tests.fake_discord import (
     RestCall,
     png_size,
 )
+from tests.languages import english_in
 
 ANA = Member(1_300_000_000_000_000_001, "ana", global_name="Ana")
 BEN = Member(1_300_000_000_000_000_002, "ben", global_name="Ben")
@@ -1608,6 +1610,57 @@ async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
     _, new = await h.press(GIA, table, pt("btn.roll"))
     (told,) = new
     assert told.ephemeral and told.content == say(Text("refuse.not_seated"), lang="it")
+    h.check_clean()
+
+
+@pytest.mark.parametrize(("host", "lang"), [(RUI, "pt_BR"), (EVA, "es"), (GIA, "it")])
+async def test_a_whole_game_opened_in_a_language_is_told_in_it_from_start_to_end(
+    h: Harness, fake: FakeDiscord, host: Member, lang: str
+) -> None:
+    """A whole game opened by a pt-BR (es, it) person: every text and button label the
+    channel sees, and the standings picture, in that language; Ana, the other player,
+    acknowledged in English."""
+    h.extra_members.append(host)
+    await h.start(seed=8)
+    _, new = await h.command(host, "new")
+    (lobby,) = [m for m in new if not m.ephemeral]
+    game_id = game_id_of(lobby)
+
+    def label(key: str) -> str:
+        return say(Text(key), lang=lang)
+
+    _, new = await h.command(ANA, "join", settle=game_id)
+    assert [m.content for m in new if m.ephemeral] == [say(Text("you.joined"))]
+    for _ in range(2):
+        await h.press(host, h.table(game_id), label("btn.add_computer"), settle=game_id)
+    await h.press(host, h.table(game_id), label("btn.start"), settle=game_id)
+    rng = random.Random(4)
+    for _ in range(3000):
+        if h.game(game_id).status != PLAYING:
+            break
+        member = h.on_turn(game_id)
+        assert member is not None
+        table = h.table(game_id)
+        await h.press(member, table, custom_id=rng.choice(table.custom_ids()), settle=game_id)
+    game = h.game(game_id)
+    assert game.status == OVER, "the game did not end"
+    public = [m for m in fake.messages.values() if not m.ephemeral]  # deleted ones too
+    texts = {line for m in public for t in m.shown_texts() for line in t.splitlines() if line}
+    labels = {
+        str(b.get("label"))
+        for m in public
+        for body in m.history
+        for row in body.get("components") or []
+        for b in row.get("components", [])
+    }
+    print(f"discord, a whole game in {lang}: {len(texts)} lines, {len(labels)} labels")
+    assert len(texts) > 40 and len(labels) > 10
+    assert not english_in(texts | labels, lang)
+    standings = fake.public_messages()[-1]
+    assert standings.embed_image() == ("standings.png", standings_png(game, IMAGE_WIDTH, lang))
+    # private answers to the host in their language
+    told = [m.content for m in fake.messages.values() if m.ephemeral and m.visible_to == host.id]
+    assert told and not english_in(told, lang)
     h.check_clean()
 
 

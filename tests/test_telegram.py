@@ -36,11 +36,12 @@ from bot.hosting import OVER, PLAYING, Game, Refusal, User
 from bot.present import Text, language_name, languages, parse_press, refusal_text, say
 from bot.present.catalog import translations
 from bot.present.narrate import one_of
-from bot.present.pictures import board_png
+from bot.present.pictures import board_png, standings_png
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from renderer import render_standings
 from tests.fake_telegram import Call, FakeMessage, FakeTelegram, free_port, make_user, png_size
+from tests.languages import english_in
 from tests.service_helpers import Dice
 
 #: small boards keep the games quick; still real PNGs from the renderer
@@ -656,6 +657,66 @@ async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
         calls = await bot.say(group, GIA, "/roll")
         (said,) = [c for c in calls if c.method == "sendMessage" and c.ok]
         assert plain(said.params["text"]) == say(Text("refuse.not_seated"), lang="it")
+
+
+def everything_shown(fake: FakeTelegram, chat_id: int) -> tuple[set[str], set[str]]:
+    """Every line of text and every button label the bot ever showed in a chat, in
+    every version of every message (deleted ones too)."""
+    lines: set[str] = set()
+    labels: set[str] = set()
+    for (c, _), m in fake.messages.items():
+        if c != chat_id or not m.from_bot:
+            continue
+        for v in [*m.history, m.snapshot()]:
+            lines.update(line for line in (v.text or v.caption or "").splitlines() if line)
+            labels.update(b["text"] for row in v.keyboard for b in row)
+    return lines, labels
+
+
+@pytest.mark.parametrize(("host", "lang"), [(RUI, "pt_BR"), (EVA, "es"), (GIA, "it")])
+async def test_a_whole_game_opened_in_a_language_is_told_in_it_from_start_to_end(
+    fake: FakeTelegram, db: Store, clock: Any, host: dict[str, Any], lang: str
+) -> None:
+    """A whole game opened by a pt-br (es, it) person: every text and button label the
+    group sees, and the standings picture, in that language; the other player's
+    toasts in their own language."""
+    group = fake.group("Ludo")
+    guest = ANA  # English
+    people = {host["id"]: host, guest["id"]: guest}
+    rng = random.Random(3)
+    async with running(fake, db, clock, seed=23) as bot:
+        await bot.say(group, host, "/ludo classic")
+        lobby = fake.latest(group["id"], buttons=True)
+        game_id = game_id_of(lobby)
+        label = {k: say(Text(k), lang=lang) for k in LOBBY_BUTTONS}
+        await bot.click(lobby, guest, label=label["btn.join"])
+        for _ in range(2):
+            await bot.click(lobby, host, label=label["btn.add_computer"])
+        await bot.click(lobby, host, label=label["btn.start"])
+        toasts: dict[int, list[str]] = {host["id"]: [], guest["id"]: []}
+        for _ in range(1500):
+            game = bot.game(game_id)
+            if game.status != PLAYING:
+                break
+            turn = on_turn(bot, game_id)
+            assert turn is not None
+            board = fake.latest(group["id"], buttons=True, photo=True)
+            data = [b["callback_data"] for b in board.buttons]
+            click = await bot.click(board, people[int(turn)], rng.choice(data))
+            toasts[int(turn)].append(click.toast or "")
+        game = bot.game(game_id)
+        assert game.status == OVER, "the game did not end"
+        lines, labels = everything_shown(fake, group["id"])
+        english = english_in(lines | labels, lang)
+        print(f"telegram, a whole game in {lang}: {len(lines)} lines, {len(labels)} labels")
+        assert len(lines) > 40 and len(labels) > 10
+        assert not english, english
+        last = fake.chat_messages(group["id"])[-1]
+        assert last.photo == standings_png(game, IMAGE_SIZE, lang)
+        assert last.photo != standings_png(game, IMAGE_SIZE, "en")
+        # each presser was answered in their own language
+        assert toasts[host["id"]] and not english_in(toasts[host["id"]], lang)
+        assert any(t.startswith("You rolled") for t in toasts[guest["id"]])
 
 
 def answer(calls: list[Call]) -> str:
