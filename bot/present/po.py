@@ -3,7 +3,8 @@ in step with it: ``python -m bot.present.po`` after changing a message, and
 ``python -m bot.present.po new fr`` to start the catalog of a new language.
 
 New messages appear untranslated in every ``.po`` file (a translator fills them
-in), changed ones are marked fuzzy, removed ones are dropped.
+in), and so do messages whose English changed (the old translation no longer
+says the same); removed ones are dropped.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def template() -> Catalog:
 
 def write(catalog: Catalog, path: Path) -> None:
     with path.open("wb") as f:
-        write_po(f, catalog, width=100, omit_header=False, sort_output=False)
+        write_po(f, catalog, width=100, omit_header=False, sort_output=False, ignore_obsolete=True)
 
 
 def update() -> list[Path]:
