@@ -53,6 +53,11 @@ GAME: dict[str, str | tuple[str, str]] = {
     "game.status": "{rules} Ludo: {players}. Turn timer: {timer}s.",
     "game.left": "{who} left; a computer player takes {colour}.",
     "game.ended_empty": "No players are left: the game is over.",
+    "game.damaged": "This game's saved data is damaged and it cannot go on. Start a new game.",
+    "lobby.expired": (
+        "Nobody started this game for {count} minute: it is closed.",
+        "Nobody started this game for {count} minutes: it is closed.",
+    ),
     "game.ended_by": "{who} ended the game.",
     "game.no_turn": "The game is over.",
     # turns

@@ -1,0 +1,63 @@
+"""What the bot counts for operators, in Prometheus' terms (``prometheus_client``).
+
+Every part of the bot records here; ``/metrics`` (see :mod:`bot.app.health`)
+serves the registry.  The metrics live in their own registry, so tests and
+several bots in one process never mix their figures with the process
+collectors of the default one.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+#: presses and commands handled, by platform and what came of them
+#: (``done``, ``refused``, ``store_down``, ``damaged``)
+PRESSES = Counter(
+    "ludo_presses",
+    "Button presses and commands handled",
+    ["platform", "result"],
+    registry=REGISTRY,
+)
+#: how long a press took from its arrival to its answer
+PRESS_SECONDS = Histogram(
+    "ludo_press_seconds",
+    "Time from a press or command to its answer, in seconds",
+    ["platform"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0),
+    registry=REGISTRY,
+)
+#: games in a lobby or being played, as last counted
+GAMES_ACTIVE = Gauge(
+    "ludo_games_active",
+    "Games open in a lobby or being played",
+    registry=REGISTRY,
+)
+#: store calls that failed, by kind (``unreachable``, ``timeout``, ``damaged``)
+STORE_ERRORS = Counter(
+    "ludo_store_errors",
+    "Store calls that failed",
+    ["kind"],
+    registry=REGISTRY,
+)
+#: times a platform told the bot to slow down (HTTP 429)
+RATE_LIMITED = Counter(
+    "ludo_platform_rate_limited",
+    "Times a chat platform answered 429 (too many requests)",
+    ["platform"],
+    registry=REGISTRY,
+)
+#: whether each platform is connected now (1) or not (0)
+PLATFORM_UP = Gauge(
+    "ludo_platform_connected",
+    "Whether the bot is connected to the platform",
+    ["platform"],
+    registry=REGISTRY,
+)
+#: whether the store answered its last health check
+STORE_UP = Gauge(
+    "ludo_store_reachable",
+    "Whether the game store answered its last check",
+    registry=REGISTRY,
+)
