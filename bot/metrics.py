@@ -34,7 +34,7 @@ GAMES_ACTIVE = Gauge(
     "Games open in a lobby or being played",
     registry=REGISTRY,
 )
-#: store calls that failed, by kind (``unreachable``, ``timeout``, ``damaged``)
+#: store calls that failed, by kind (``unreachable``, ``timeout``, ``damaged``, ``failed``)
 STORE_ERRORS = Counter(
     "ludo_store_errors",
     "Store calls that failed",

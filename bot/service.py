@@ -11,19 +11,28 @@ or second process picks up where the first left off.
 What the chat shows of a game (the adapters' notes) is read with the game and
 written beside it (:meth:`GameService.note_shown`), never bumping the game's
 revision, so showing a game can never make a player's press conflict.
+
+Faults never escape: a store that cannot be reached makes every request a
+refusal ``refuse.store_down`` (the read helpers answer None or nothing), told
+to the operators once per outage; a game that cannot be read (or whose state
+the engine refuses) is let go: logged once with its id, forgotten by the
+store, its channel freed, and the chat told (:attr:`Outcome.freed`), while
+every other game plays on; a bug is logged with its traceback and refused
+``refuse.busy``, the game kept.  See :mod:`bot.faults`.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
-from engine import Move
+from engine import LudoError, Move
 
+from .faults import Damaged, Guard
 from .hosting import (
     ENDED,
     LOBBY,
@@ -41,8 +50,16 @@ from .hosting import (
     perform,
     timeout,
 )
+from .hosting.reading import brief
+from .outcome import STORE_DOWN, Outcome
 from .players import HeuristicPlayer, Policy
-from .store import Shown, Store, Stored
+from .store import Shown, Store, Stored, StoreError
+from .store.base import DamagedRecord
+
+__all__ = ["DEADLINE_LEASE", "MAX_RETRIES", "STORE_DOWN", "GameService", "Outcome", "secure_die"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: how often a save is retried after a conflicting save by another worker
 MAX_RETRIES = 20
@@ -55,27 +72,8 @@ def secure_die() -> int:
     return secrets.randbelow(6) + 1
 
 
-@dataclass
-class Outcome:
-    """What one request came to.
-
-    ``game`` is the game as saved (or as it stands, when refused; None when
-    there is none), ``happened`` what the request did, ``refusal`` why it did
-    nothing, ``shown`` what the chat showed of the game when it was loaded.
-    """
-
-    game: Game | None
-    happened: Happened | None = None
-    refusal: Refusal | None = None
-    shown: Shown | None = None
-
-    @property
-    def refused(self) -> bool:
-        return self.refusal is not None
-
-
 class GameService:
-    """One per process; holds no game in memory."""
+    """One per process; holds no game in memory.  Never raises: see the module's doc."""
 
     def __init__(
         self,
@@ -86,13 +84,33 @@ class GameService:
         clock: Callable[[], float] = time.time,
         computer: Policy | None = None,
         default_timer: int = 120,
+        lobby_minutes: int = 30,
     ) -> None:
+        """``lobby_minutes``: a lobby nobody starts closes after this long (0: never)."""
+        if lobby_minutes < 0:
+            raise ValueError(f"lobby_minutes must be 0 or more, not {lobby_minutes!r}")
         self.store = store
         self.dice = dice
         self.draw = draw
         self.clock = clock
         self.computer = computer or HeuristicPlayer()
         self.default_timer = default_timer
+        self.lobby_minutes = lobby_minutes
+        #: turns an unreachable store and damaged games into refusals
+        self.guard = Guard(store)
+        #: whether the store answers (one warning per outage)
+        self.outage = self.guard.outage
+
+    @property
+    def store_reachable(self) -> bool:
+        """Whether the store is reachable: no outage, or it has ended (see
+        :class:`bot.faults.Outage`)."""
+        return not self.outage.down
+
+    @property
+    def store_answered(self) -> bool:
+        """Whether the store answered the last call made to it (from any thread)."""
+        return self.outage.answering
 
     def _luck(self) -> Luck:
         return Luck(self.dice, self.draw, self.computer, self.clock())
@@ -111,7 +129,7 @@ class GameService:
         lang: str = "en",
     ) -> Outcome:
         """Open a lobby in ``channel`` with ``user`` in the first seat; its table speaks
-        ``lang``."""
+        ``lang``.  A damaged game still bound to ``channel`` is let go first."""
         try:
             game = open_game(
                 secrets.token_hex(4),
@@ -123,27 +141,35 @@ class GameService:
                 auto_move=auto_move,
                 now=self.clock(),
                 lang=lang,
+                lobby_minutes=self.lobby_minutes,
             )
         except Refusal as r:
             return Outcome(None, refusal=r)
-        stored = self.store.load_in(channel)
-        if stored is not None:
-            try:
-                old = Game.from_bytes(stored.data, stored.rev)
-            except DamagedGame:
-                # damaged: the channel is free again
-                self.store.release_channel(channel, self.store.channel_game(channel) or "")
-            else:
-                if old.status in (LOBBY, PLAYING):
-                    return Outcome(old, refusal=Refusal("refuse.game_running"), shown=stored.shown)
-        if not self.store.create(game.id, game.to_bytes(), channel=channel):
+        return self.guard.request(lambda: self._open(game, channel, user), channel)
+
+    def _open(self, game: Game, channel: str, user: User) -> Outcome:
+        try:
+            stored, old = self._read(self.store.load_in(channel), channel=channel)
+        except Refusal:
+            pass  # no game here
+        except (Damaged, DamagedRecord) as e:
+            damaged = Damaged.of(e, channel)
+            if not self.guard.isolation.let_go(damaged)[0]:  # kept: saved by a newer ludo-bot
+                return Outcome(None, refusal=Refusal("refuse.damaged", why=damaged.why))
+        else:
+            if old.status in (LOBBY, PLAYING):
+                return Outcome(old, refusal=Refusal("refuse.game_running"), shown=stored.shown)
+        if not self.store.create(game.id, game.to_bytes(), channel=channel, due=game.deadline):
             return Outcome(None, refusal=Refusal("refuse.game_running"))
         game.rev = 1
         return Outcome(game, Happened(by=user, facts=[Note("lobby.opened")]))
 
     def act(self, channel: str, user: User, intent: Intent) -> Outcome:
         """A command in ``channel``: do ``intent`` to the game there."""
-        return self._mutate(lambda: self.store.load_in(channel), channel, user, intent, None)
+        return self.guard.request(
+            lambda: self._mutate(lambda: self.store.load_in(channel), channel, user, intent),
+            channel,
+        )
 
     def press(
         self, channel: str, user: User, game_id: str, version: int, intent: Intent
@@ -153,37 +179,46 @@ class GameService:
         A button of another version is outdated: nothing changes, and the
         outcome carries the current game so the chat can be brought up to date.
         """
-        return self._mutate(lambda: self.store.load(game_id), channel, user, intent, version)
+        return self.guard.request(
+            lambda: self._mutate(
+                lambda: self.store.load(game_id), channel, user, intent, version, game_id
+            ),
+            channel,
+        )
 
     def look(self, channel: str) -> Outcome:
         """The game in ``channel`` as it stands (changes nothing)."""
-        try:
-            stored, game = self._read(self.store.load_in(channel))
-        except Refusal as r:
-            return Outcome(None, refusal=r)
-        return Outcome(game, Happened(), shown=stored.shown)
+
+        def work() -> Outcome:
+            try:
+                stored, game = self._read(self.store.load_in(channel), channel=channel)
+            except Refusal as r:
+                return Outcome(None, refusal=r)
+            return Outcome(game, Happened(), shown=stored.shown)
+
+        return self.guard.request(work, channel)
 
     def note_shown(self, game_id: str, data: bytes, rev: int) -> bool:
-        """Remember what the chat shows of a game (compare-and-set on the notes' ``rev``)."""
-        return self.store.save_shown(game_id, data, rev)
+        """Remember what the chat shows of a game (compare-and-set on the notes' ``rev``);
+        False also when the store cannot be reached."""
+        return self.guard.read(lambda: self.store.save_shown(game_id, data, rev), False)
 
     def shown(self, game_id: str) -> Shown | None:
-        stored = self.store.load(game_id)
-        return stored.shown if stored is not None else None
+        """What the chat shows of game ``game_id`` (None: nothing, or no answer)."""
+
+        def work() -> Shown | None:
+            stored = self.store.load(game_id)
+            return stored.shown if stored is not None else None
+
+        return self.guard.read(work, None)
 
     def get(self, game_id: str) -> Game | None:
         """The game ``game_id``, read-only, finished or not (None if gone or unreadable)."""
-        try:
-            return self._read(self.store.load(game_id))[1]
-        except Refusal:
-            return None
+        return self.guard.read(lambda: self._read(self.store.load(game_id))[1], None)
 
     def game_in(self, channel: str) -> Game | None:
         """The live game bound to ``channel``, read-only (None if none or unreadable)."""
-        try:
-            return self._read(self.store.load_in(channel))[1]
-        except Refusal:
-            return None
+        return self.guard.read(lambda: self._read(self.store.load_in(channel))[1], None)
 
     def movable(self, channel: str, user: User | None = None) -> list[Move]:
         """The moves the player on turn can make now (for autocompletion).
@@ -201,33 +236,56 @@ class GameService:
     # -- timers -----------------------------------------------------------
 
     def fire_due(self, now: float | None = None) -> list[Outcome]:
-        """Play the turns whose timer ran out; one outcome per game that changed.
+        """Play the turns whose timer ran out and close the lobbies nobody started;
+        one outcome per game that changed (or was damaged: see :attr:`Outcome.freed`).
 
         Safe to call from every worker at once: a deadline is claimed by one,
         and the move it makes is saved only if nobody else changed the game.
+        One game that fails never stops the others; a store that cannot be
+        reached ends the round (:attr:`store_answered` says so).
         """
         now = self.clock() if now is None else now
+        try:
+            due = self.store.claim_due(now, DEADLINE_LEASE)
+        except StoreError as e:
+            self.outage.failed(e)
+            return []
+        except Exception:  # a bug: logged, and the timers go on
+            log.exception("the turn timers failed")
+            return []
+        self.outage.answered()
         out = []
-        for game_id in self.store.claim_due(now, DEADLINE_LEASE):
-            outcome = self._timeout(game_id, now)
+        for game_id in due:
+            try:
+                try:
+                    outcome = self._timeout(game_id, now)
+                except (Damaged, DamagedRecord) as e:
+                    freed = self.guard.isolate(Damaged.of(e, None, game_id)).freed
+                    outcome = Outcome(None, freed=freed) if freed is not None else None
+            except StoreError as e:
+                self.outage.failed(e)
+                break  # the rest come due again after the lease
+            except Exception:  # a bug: this game's timer only
+                log.exception("the timer of game %s failed", game_id)
+                continue
             if outcome is not None:
                 out.append(outcome)
         return out
 
     def _timeout(self, game_id: str, now: float) -> Outcome | None:
         for _ in range(MAX_RETRIES):
-            stored = self.store.load(game_id)
             try:
-                stored, game = self._read(stored)
+                stored, game = self._read(self.store.load(game_id), game_id=game_id)
             except Refusal:
                 self.store.unschedule(game_id)  # nothing left to time
                 return None
             happened = Happened()
+            luck = Luck(self.dice, self.draw, self.computer, now)
             try:
-                timeout(game, Luck(self.dice, self.draw, self.computer, now), happened)
+                self._step(game, timeout, game, luck, happened)
             except Refusal:
                 # someone acted in time: the deadline follows the saved game
-                if game.deadline is None or game.status != PLAYING:
+                if game.deadline is None or game.status not in (LOBBY, PLAYING):
                     self.store.unschedule(game_id)
                 else:
                     self.store.schedule(game_id, game.deadline)
@@ -244,12 +302,15 @@ class GameService:
         channel: str,
         user: User,
         intent: Intent,
-        version: int | None,
+        version: int | None = None,
+        game_id: str | None = None,
     ) -> Outcome:
         """Load, change, compare-and-set; again from the fresh copy on a conflict."""
         for _ in range(MAX_RETRIES):
             try:
-                stored, game = self._read(load())
+                stored, game = self._read(
+                    load(), game_id=game_id, channel=None if game_id else channel
+                )
             except Refusal as r:
                 return Outcome(None, refusal=r)
             if version is not None:
@@ -260,7 +321,7 @@ class GameService:
                 if version != game.version:
                     return Outcome(game, refusal=Refusal("refuse.outdated"), shown=stored.shown)
             try:
-                happened = perform(game, user, intent, self._luck())
+                happened = self._step(game, perform, game, user, intent, self._luck())
             except Refusal as r:
                 # the step may have changed the copy before refusing: show the saved game
                 saved = Game.from_bytes(stored.data, stored.rev)
@@ -269,18 +330,32 @@ class GameService:
                 return Outcome(game, happened, shown=stored.shown)
         return Outcome(None, refusal=Refusal("refuse.busy"))
 
+    def _step(self, game: Game, step: Callable[..., T], *args: Any) -> T:
+        """``step(*args)``, a step of hosting on ``game``.  The engine refusing the
+        game's state means the game cannot go on (damage the reading missed): it is
+        let go.  Anything else is a bug, not the game's fault: it is kept."""
+        try:
+            return step(*args)
+        except LudoError as e:
+            raise Damaged(brief(e), game.id, game.channel, error=e) from None
+
     def _save(self, game: Game) -> bool:
-        due = game.deadline if game.status == PLAYING else None
+        due = game.deadline if game.status in (LOBBY, PLAYING) else None
         finished = game.status in (OVER, ENDED)
         if not self.store.save(game.id, game.to_bytes(), game.rev, due=due, release=finished):
             return False
         game.rev += 1
         return True
 
-    def _read(self, stored: Stored | None) -> tuple[Stored, Game]:
+    def _read(
+        self, stored: Stored | None, *, game_id: str | None = None, channel: str | None = None
+    ) -> tuple[Stored, Game]:
+        """The stored game read (Refusal: there is none; Damaged: unreadable).
+        ``game_id`` and ``channel``: what the caller knows of it."""
         if stored is None:
             raise Refusal("refuse.no_game")
         try:
             return stored, Game.from_bytes(stored.data, stored.rev)
         except DamagedGame as e:
-            raise Refusal("refuse.damaged", why=str(e)) from None
+            # the id in damaged bytes may be garbled: only the caller's is trusted
+            raise Damaged(str(e), game_id, channel or e.channel, newer=e.newer) from None

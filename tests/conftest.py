@@ -31,6 +31,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
 import time
 import uuid
@@ -146,3 +148,16 @@ def make_store(
 def store(make_store: StoreFactory) -> Store:
     made: Store = make_store()
     return made
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A directory under /tmp that an unprivileged user can reach (tmp_path's
+    parents are private to the user running the tests)."""
+    made = Path(tempfile.mkdtemp(prefix="ludo-ro-", dir="/tmp"))
+    made.chmod(0o777)
+    try:
+        yield made
+    finally:
+        made.chmod(0o777)
+        shutil.rmtree(made)

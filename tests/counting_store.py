@@ -67,6 +67,14 @@ class CountingStore:
         self.calls["release_channel"] += 1
         self.inner.release_channel(channel, game_id)
 
+    def active_games(self) -> int:
+        self.calls["active_games"] += 1
+        return self.inner.active_games()
+
+    def discard(self, game_id: str, channel: str) -> None:
+        self.calls["discard"] += 1
+        self.inner.discard(game_id, channel)
+
     def schedule(self, game_id: str, due: float) -> None:
         self.calls["schedule"] += 1
         self.inner.schedule(game_id, due)

@@ -18,9 +18,13 @@ REST (under ``/api/v10``)
     :attr:`FakeDiscord.errors`.
 
 Gateway (a websocket at ``/gateway``, zlib-stream compressed when asked)
-    HELLO, IDENTIFY (token checked, 4004 otherwise), READY, GUILD_CREATE for
+    HELLO, IDENTIFY (token checked, 4004 otherwise; privileged intents not
+    enabled for the bot, 4014; a bad shard, 4010), READY, GUILD_CREATE for
     the shard that owns the guild (a text channel, a thread under it, the
     @everyone role, the bot's member), heartbeats answered.
+    :attr:`FakeDiscord.refuse_identify` closes every IDENTIFY with a given code
+    (Discord refusing a session whose token REST still takes), and
+    :meth:`FakeDiscord.drop_sessions` closes the live sessions with a given code.
 
 State
     channels with their messages (content, embeds, components, attachments
@@ -32,8 +36,9 @@ Tests inject interactions (:meth:`FakeDiscord.slash`, :meth:`FakeDiscord.click`,
 :meth:`FakeDiscord.autocomplete`) from :class:`Member` s and wait for
 conditions with :meth:`FakeDiscord.wait_for` (woken by every change, no sleeps).
 A click can arrive late (every response refused with 10062, as Discord does
-after three seconds) or reach every gateway session (two workers), and
-:meth:`FakeDiscord.fail` makes chosen requests fail the way Discord fails.
+after three seconds) or reach every gateway session (two workers);
+:meth:`FakeDiscord.fail` makes chosen requests fail the way Discord fails, and
+:meth:`FakeDiscord.rate_limit` answers them 429 (discord.py waits and tries again).
 """
 
 from __future__ import annotations
@@ -78,6 +83,19 @@ CREATE_FLAGS = 4 | EPHEMERAL | 4096 | 32768
 
 # privileged gateway intents
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
+
+#: the gateway's close codes and reasons, as Discord sends them
+CLOSE_REASONS = {
+    4000: "Unknown error.",
+    4001: "Unknown opcode.",
+    4002: "Error while decoding payload.",
+    4004: "Authentication failed.",
+    4005: "Already authenticated.",
+    4010: "Invalid shard.",
+    4011: "Sharding required.",
+    4013: "Invalid intent(s).",
+    4014: "Disallowed intent(s).",
+}
 
 #: Discord's first response deadline and the token's lifetime
 FIRST_RESPONSE = 3.0
@@ -393,6 +411,8 @@ class Failure:
     times: int
     when: Callable[[RestCall], bool] | None = None
     hits: list[RestCall] = field(default_factory=list)
+    #: a 429: how long Discord tells the client to wait, in seconds
+    retry_after: float | None = None
 
     def matches(self, call: RestCall) -> bool:
         return (
@@ -418,6 +438,8 @@ class Connection:
     seq: int = 0
     heartbeats: int = 0
     closed: bool = False
+    #: the code the session was closed with: the fake's own (4004, 4014...), else the
+    #: client's
     close_code: int | None = None
 
 
@@ -486,6 +508,10 @@ class FakeDiscord:
         self.connections: list[Connection] = []
         #: requests to refuse on purpose
         self.failures: list[Failure] = []
+        #: close every IDENTIFY with this code (None: identify as Discord would)
+        self.refuse_identify: int | None = None
+        #: the privileged intents enabled for the bot in the Developer Portal
+        self.privileged_intents = 0
         self._cond = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -846,6 +872,32 @@ class FakeDiscord:
         self.failures.append(rule)
         return rule
 
+    def rate_limit(
+        self, method: str, pattern: str, *, retry_after: float = 0.3, times: int = 1
+    ) -> Failure:
+        """Answer the next ``times`` requests ``method`` to a path matching ``pattern`` with
+        429 Too Many Requests, as Discord does (``retry_after`` in the body, through its
+        proxy); the request does nothing, and discord.py tries it again after the wait."""
+        rule = Failure(
+            method,
+            re.compile(pattern),
+            429,
+            0,
+            "You are being rate limited.",
+            times,
+            retry_after=retry_after,
+        )
+        self.failures.append(rule)
+        return rule
+
+    async def drop_sessions(self, code: int = 4000) -> None:
+        """Close every live gateway session with ``code`` (4000: the client may resume or
+        identify again; 4004 or 4014: it may not)."""
+        for conn in self.connections:
+            if not conn.closed and not conn.ws.closed:
+                with contextlib.suppress(Exception):
+                    await self._close(conn, code)
+
     # ------------------------------------------------------------------
     # planting state
 
@@ -1026,7 +1078,8 @@ class FakeDiscord:
                 await self._gateway_op(conn, data)
         finally:
             conn.closed = True
-            conn.close_code = ws.close_code
+            if conn.close_code is None:
+                conn.close_code = ws.close_code
             await self.changed()
         return ws
 
@@ -1041,11 +1094,21 @@ class FakeDiscord:
                 await conn.ws.close(code=4005, message=b"Already authenticated.")
                 return
             if not isinstance(d, dict) or d.get("token") != self.token:
-                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                await self._close(conn, 4004)
+                return
+            if self.refuse_identify is not None:
+                await self._close(conn, self.refuse_identify)
+                return
+            intents = d.get("intents")
+            if not isinstance(intents, int) or intents < 0:
+                await self._close(conn, 4013)
+                return
+            if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
+                await self._close(conn, 4014)
                 return
             shard = d.get("shard") or [0, 1]
             if not (isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]):
-                await conn.ws.close(code=4010, message=b"Invalid shard.")
+                await self._close(conn, 4010)
                 return
             conn.identify = d
             conn.shard = (int(shard[0]), int(shard[1]))
@@ -1083,6 +1146,11 @@ class FakeDiscord:
             pass  # presence, voice state, member requests: nothing to say
         else:
             await conn.ws.close(code=4001, message=b"Unknown opcode.")
+
+    async def _close(self, conn: Connection, code: int) -> None:
+        """Close a session with ``code`` (and Discord's reason for it)."""
+        conn.close_code = code
+        await conn.ws.close(code=code, message=CLOSE_REASONS.get(code, "Closed.").encode())
 
     async def _dispatch(self, conn: Connection, event: str, data: dict[str, Any]) -> None:
         conn.seq += 1
@@ -1136,6 +1204,15 @@ class FakeDiscord:
         request[CALL] = call
         try:
             rule = next((f for f in self.failures if f.matches(call)), None)
+            if rule is not None and rule.retry_after is not None:
+                rule.hits.append(call)
+                call.status = 429
+                await self.changed()
+                body = {"message": rule.message, "retry_after": rule.retry_after, "global": False}
+                limited = _json(body | {"code": 0}, status=429)
+                limited.headers["Via"] = "1.1 google"
+                limited.headers["Retry-After"] = str(max(1, round(rule.retry_after)))
+                return limited
             if rule is not None:
                 rule.hits.append(call)
                 raise DiscordError(rule.status, rule.code, rule.message)

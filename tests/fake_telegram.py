@@ -28,7 +28,9 @@ group's limit is answered 429 with ``retry_after``, as Telegram does.
 
 Faults: :meth:`FakeTelegram.fail_next` makes the next calls of a method
 answer 429 with ``retry_after``; :meth:`FakeTelegram.delay_next` holds the next
-calls of a method a while (later calls overtake them, as on a real network).
+calls of a method a while (later calls overtake them, as on a real network);
+:meth:`FakeTelegram.revoke` revokes the token (every call with it answered 401,
+the long poll waiting then too).
 """
 
 from __future__ import annotations
@@ -571,6 +573,12 @@ class FakeTelegram:
         self._faults.setdefault(method.lower(), []).extend([ApiError(code, description)] * times)
         self._notify()
 
+    def revoke(self) -> None:
+        """The bot's token is revoked in @BotFather: from now on every call with it is
+        answered 401 Unauthorized, the long poll waiting now too."""
+        self.token = f"{BOT_ID}:revoked-{next(self._ids)}"
+        self._notify()
+
     def delay_next(self, method: str, seconds: float, times: int = 1) -> None:
         """Hold the next ``times`` calls of ``method`` for ``seconds`` before they take effect."""
         self._delays.setdefault(method.lower(), []).extend([seconds] * times)
@@ -948,6 +956,8 @@ class FakeTelegram:
                     "Conflict: terminated by other getUpdates request; "
                     "make sure that only one bot instance is running",
                 )
+            if call.token != self.token:
+                raise ApiError(401, "Unauthorized")
             fault = self._take_fault("getUpdates")
             if fault is not None:
                 raise fault

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,7 @@ from bot.present.buttons import parse_press
 from bot.present.narrate import where
 from bot.service import GameService, Outcome
 from bot.store import Store
+from bot.store.base import StoreUnavailable
 
 ANA = User("test", "1", "Ana")
 BEN = User("test", "2", "Ben")
@@ -31,6 +33,35 @@ class Dice:
     def __call__(self) -> int:
         self.rolled += 1
         return self.rng.randint(1, 6)
+
+
+class Flaky:
+    """A store that fails every call while ``down``, as an unreachable one does
+    (every other call goes to the real store underneath)."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.down = False
+        #: calls made, and calls made while down
+        self.calls = 0
+        self.failed = 0
+        #: (time.monotonic(), name) of every call
+        self.log: list[tuple[float, str]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kw: Any) -> Any:
+            self.calls += 1
+            self.log.append((time.monotonic(), name))
+            if self.down:
+                self.failed += 1
+                raise StoreUnavailable("cannot reach the store (a test)", kind="unreachable")
+            return attr(*args, **kw)
+
+        return call
 
 
 class Clock:
@@ -62,20 +93,31 @@ class Reply:
     version: int | None = None
     finished: bool = False
     view: TableView | None = None
+    #: what the chat is told in a message of its own (a damaged game let go)
+    chat: list[Text] = field(default_factory=list)
 
 
 def reply_of(outcome: Outcome, *, render: bool = False) -> Reply:
     """The outcome as the chat would show it (through the real presenter)."""
     game = outcome.game
+    chat = [Text("game.damaged")] if outcome.freed is not None else []
     if outcome.refusal is not None:
-        r = Reply([refusal_text(outcome.refusal, game)], private=True, refused=True)
+        r = Reply(
+            [refusal_text(outcome.refusal, game)],
+            private=True,
+            refused=True,
+            channel=outcome.freed,
+            chat=chat,
+        )
         if game is not None:
             r.game_id, r.version, r.channel = game.id, game.version, game.channel
             if render and outcome.refusal.key == "refuse.outdated" and game.state is not None:
                 # an outdated press brings the current board back
                 r.image, r.image_kind = table_view(game).image, "board"
         return r
-    assert game is not None
+    if game is None:  # a timer met a damaged game: only the chat is told
+        assert outcome.freed is not None, outcome
+        return Reply(chat, channel=outcome.freed, finished=True, chat=chat)
     # the whole story (a caption tells only the latest lines of it)
     view = table_view(game, outcome.happened, max_story=None)
     return Reply(

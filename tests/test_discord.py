@@ -28,6 +28,7 @@ from bot.adapters.discord import AdapterError, DiscordAdapter, DiscordSettings
 from bot.adapters.reconcile import Notes, Reconciler
 from bot.app.runner import run_timers
 from bot.hosting import ENDED, LOBBY, OVER, PLAYING, Game, Refusal, User
+from bot.metrics import REGISTRY
 from bot.present import (
     Text,
     language_name,
@@ -41,7 +42,7 @@ from bot.present.catalog import translations
 from bot.present.pictures import standings_png
 from bot.present.view import move_label
 from bot.service import GameService
-from bot.store import SqliteStore, Store
+from bot.store import SqliteStore, Store, StoreError
 from tests.fake_discord import (
     EPHEMERAL,
     MANAGE_MESSAGES,
@@ -1557,6 +1558,389 @@ async def test_run_with_wrong_token_exits_with_one_line(fake: FakeDiscord, tmp_p
     assert "DISCORD_TOKEN" in lines[0]
     assert fake.calls_to("GET", "/users/@me")[0].status == 401
     assert not fake.connections
+
+
+# ----------------------------------------------------------------------
+# faults: Discord refusing the bot for good, the store down, the figures
+
+
+def sample(name: str, **labels: str) -> float:
+    """A figure of :mod:`bot.metrics` now (0 if never counted)."""
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+#: what each fatal close code's line must name (what to fix)
+FIX = {
+    4004: "DISCORD_TOKEN",
+    4010: "DISCORD_SHARD_IDS",
+    4011: "DISCORD_SHARD_COUNT",
+    4013: "intents",
+    4014: "Privileged Gateway Intents",
+}
+
+
+@pytest.mark.parametrize("code", sorted(FIX))
+async def test_a_gateway_refusing_the_session_fails_start_with_what_to_fix(
+    h: Harness, fake: FakeDiscord, code: int
+) -> None:
+    """REST takes the token, the gateway closes IDENTIFY with a code no reconnection
+    mends: start fails at once with one line naming the code and what to fix."""
+    fake.refuse_identify = code
+    adapter = h.make()
+    began = time.monotonic()
+    with pytest.raises(AdapterError) as err:
+        await adapter.start(ready_timeout=15)
+    assert time.monotonic() - began < 5
+    message = str(err.value)
+    assert one_line(message) and str(code) in message and FIX[code] in message, message
+    assert fake.calls_to("GET", "/users/@me")[0].status == 200
+    assert [c.close_code for c in fake.connections] == [code]
+    assert adapter.client.is_closed()
+    assert sample("ludo_platform_connected", platform="discord") == 0
+
+
+@pytest.mark.parametrize("how", ["token reset", "intents disallowed"])
+async def test_a_session_refused_while_running_is_reported_within_seconds(
+    h: Harness, fake: FakeDiscord, how: str
+) -> None:
+    """Running, then Discord ends the session for good: the token reset (the reconnection's
+    IDENTIFY closed with 4004) or the intents disallowed (the live session closed with
+    4014).  ``failed()`` says so within seconds, in one line; the bot counts as offline."""
+    adapter = await h.start()
+    assert sample("ludo_platform_connected", platform="discord") == 1
+    assert adapter.fatal.error is None
+    began = time.monotonic()
+    if how == "token reset":
+        code = 4004
+        fake.refuse_identify = code
+        await fake.drop_sessions(4000)  # discord.py resumes, then identifies again
+    else:
+        code = 4014
+        await fake.drop_sessions(code)
+    error = await asyncio.wait_for(adapter.failed(), 15)
+    assert time.monotonic() - began < 10
+    assert isinstance(error, AdapterError) and adapter.fatal.error is error
+    assert one_line(str(error)) and str(code) in str(error) and FIX[code] in str(error)
+    assert fake.connections[-1].close_code == code
+    assert adapter.client.is_closed()
+    assert sample("ludo_platform_connected", platform="discord") == 0
+    await adapter.stop()  # stopping after the failure is quiet
+    h.check_clean()
+
+
+async def run_ludo_bot(fake: FakeDiscord, tmp_path: Path, **env: str) -> asyncio.subprocess.Process:
+    """``ludo-bot run`` against the fake, configured by ``env`` (besides the fake's)."""
+    script = Path(sys.executable).with_name("ludo-bot")
+    cmd = [str(script), "run"] if script.exists() else [sys.executable, "-m", "bot.app.cli", "run"]
+    mine = ("DISCORD_", "TELEGRAM_", "REDIS_", "LUDO_", "LOG_", "HEALTH_")
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
+    environ.update(
+        DISCORD_TOKEN=fake.token,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        LUDO_DATABASE=str(tmp_path / "ludo.sqlite3"),
+        PYTHONWARNINGS="ignore",
+    )
+    environ.update(env)
+    return await asyncio.create_subprocess_exec(
+        *cmd,
+        env=environ,
+        cwd=str(Path(__file__).resolve().parents[1]),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_run_exits_with_one_line_when_the_gateway_refuses_the_token(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The issue's case: REST takes the token, the gateway closes with 4004.  ``ludo-bot
+    run`` must not stay up offline: it exits non-zero within seconds, with one line."""
+    fake.refuse_identify = 4004
+    began = time.monotonic()
+    proc = await run_ludo_bot(fake, tmp_path)
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    stderr = err.decode()
+    assert proc.returncode not in (0, None), (proc.returncode, stderr)
+    assert time.monotonic() - began < 30
+    assert "Traceback" not in stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, f"one line expected on stderr, got:\n{stderr}"
+    assert "4004" in lines[0] and "DISCORD_TOKEN" in lines[0]
+    assert fake.token not in stderr, "the error line prints the bot token"
+    assert fake.calls_to("GET", "/users/@me")[0].status == 200
+    assert [c.close_code for c in fake.connections] == [4004]
+
+
+async def test_run_exits_with_one_line_when_the_intents_are_disallowed_while_running(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Connected and serving, then Discord closes the session with 4014: the process
+    stops everything and exits non-zero within seconds, with one line saying what to fix."""
+    proc = await run_ludo_bot(fake, tmp_path, LOG_LEVEL="WARNING")
+    try:
+        await fake.wait_ready(30)
+    except BaseException:
+        proc.kill()
+        raise
+    began = time.monotonic()
+    await fake.drop_sessions(4014)
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    stderr = err.decode()
+    assert proc.returncode not in (0, None), (proc.returncode, stderr)
+    assert time.monotonic() - began < 15
+    assert "Traceback" not in stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, f"one line expected on stderr, got:\n{stderr}"
+    assert "4014" in lines[0] and "intents" in lines[0]
+
+
+class DownStore:
+    """A store that can be taken down: while :attr:`down`, every call raises StoreError
+    (after :attr:`hang` seconds), as a Redis that stopped answering does."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.down = False
+        self.hang = 0.0
+        #: calls refused while down
+        self.refused = 0
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if self.down:
+                self.refused += 1
+                if self.hang:
+                    time.sleep(self.hang)
+                raise StoreError(
+                    "Redis at redis://127.0.0.1:1/0 is unreachable: connection refused"
+                )
+            return attr(*args, **kwargs)
+
+        return call
+
+
+async def test_every_press_and_command_is_answered_while_the_store_is_down(
+    fake: FakeDiscord, sqlite_store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The store stops answering: every button and every command is still answered
+    within Discord's three seconds, privately, in the asker's language (a store that
+    hangs: deferred, then told); nothing changes in the channel or the store; no error
+    or traceback is logged, only a warning; and play goes on once the store is back."""
+    down = DownStore(sqlite_store)
+    h = Harness(fake, down, caplog)
+    h.extra_members.append(RUI)
+    try:
+        await h.start(seed=31)
+        game_id, lobby = await h.lobby(ANA, RUI)
+        await h.press(ANA, lobby, "Start", settle=game_id)
+        table = h.table(game_id)
+        stored = h.stored(game_id)
+        public = [(m.id, m.content, m.description, m.custom_ids()) for m in fake.public_messages()]
+        failed = sample("ludo_presses_total", platform="discord", result="store_down")
+        timed = sample("ludo_press_seconds_count", platform="discord")
+        caplog.clear()
+
+        down.down = True
+        told: list[tuple[Member, Interaction, list[Message]]] = []
+        for member in (ANA, RUI):
+            for label in table.labels():
+                inter, new = await h.press(member, table, label)
+                told.append((member, inter, new))
+        commands: list[tuple[str, dict[str, Any]]] = [
+            ("roll", {}),
+            ("move", {"piece": 1}),
+            ("board", {}),
+            ("join", {}),
+            ("leave", {}),
+            ("start", {}),
+            ("end", {}),
+            ("new", {}),
+            ("language", {"language": "it"}),
+        ]
+        for sub, options in commands:
+            for member in (ANA, RUI):
+                inter, new = await h.command(member, sub, **options)
+                told.append((member, inter, new))
+        # /ludo rules needs no store: the rules, privately
+        inter, new = await h.command(RUI, "rules")
+        (rules,) = new
+        assert rules.ephemeral and rules.visible_to == RUI.id and rules.content
+        ac = await fake.autocomplete(ANA, "move", "piece")
+        await fake.answered(ac)
+        assert ac.callback.type == 8 and ac.choices == []
+        # a store that hangs: the press is acknowledged in time, the word follows
+        down.hang = 2.5
+        inter, new = await h.press(RUI, table, table.labels()[0])
+        assert inter.callback.type == 6
+        told.append((RUI, inter, new))
+        down.hang = 0.0
+
+        for member, _inter, new in told:
+            (answer,) = [m for m in new if m.ephemeral]
+            words = say(Text("refuse.store_down"), lang=language_of(member.locale))
+            assert answer.visible_to == member.id and answer.content == words, answer.content
+            assert not [m for m in new if not m.ephemeral], "the channel changed"
+        assert say(Text("refuse.store_down"), lang="pt_BR") != say(Text("refuse.store_down"))
+
+        down.down = False
+        assert h.stored(game_id) == stored, "the store changed"
+        now = [(m.id, m.content, m.description, m.custom_ids()) for m in fake.public_messages()]
+        assert now == public, "the channel changed"
+        presses = len(told)
+        assert sample("ludo_presses_total", platform="discord", result="store_down") == (
+            failed + presses
+        )
+        assert sample("ludo_press_seconds_count", platform="discord") >= timed + presses
+        # a few warnings at most, not one per press, and no traceback
+        noted = [
+            r for r in caplog.records if r.name.startswith("bot") and r.levelno >= logging.WARNING
+        ]
+        assert 1 <= len(noted) <= 3, [r.getMessage() for r in noted]
+        assert not any(r.exc_info for r in noted)
+
+        # the store is back: play goes on from the same table
+        member = h.on_turn(game_id)
+        assert member is not None and h.table(game_id) is table
+        await h.press(member, table, "Roll", settle=game_id)
+        assert h.stored(game_id) != stored
+        h.check_clean()
+    finally:
+        await h.stop_all()
+
+
+@pytest.mark.parametrize("fault", ["bug", "store", "show"])
+async def test_a_failure_escaping_the_service_is_answered_and_logged_once(
+    h: Harness, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """Whatever escapes the service, the asker is answered.  A bug: told privately that
+    the games cannot be reached, logged once with its traceback (to be fixed).  The store
+    failing in the service call: told the same, one warning line, no traceback.  The store
+    failing while the result is shown: the press is done, showing is skipped with a
+    warning, and the next press brings the channel up to date."""
+    await h.start(seed=32)
+    game_id, lobby = await h.lobby(ANA)
+    result = {"bug": "failed", "store": "store_down", "show": "done"}[fault]
+    counted = sample("ludo_presses_total", platform="discord", result=result)
+    h.caplog.clear()
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        if fault == "bug":
+            raise RuntimeError("a bug in the service")
+        raise StoreError("Redis at redis://127.0.0.1:1/0 is unreachable: connection refused")
+
+    monkeypatch.setattr(h.svc, "note_shown" if fault == "show" else "press", broken)
+    # a store failing for many presses is one warning, not one each
+    times = 3 if fault == "store" else 1
+    for _ in range(times):
+        _inter, new = await h.press(BEN, lobby, "Join")
+    assert sample("ludo_presses_total", platform="discord", result=result) == counted + times
+    noted = [r for r in h.caplog.records if r.name.startswith("bot.adapters")]
+    assert len(noted) == 1, [r.getMessage() for r in noted]
+    if fault == "bug":
+        (answer,) = [m for m in new if m.ephemeral]
+        assert answer.visible_to == BEN.id and answer.content == say(Text("refuse.store_down"))
+        assert noted[0].levelno == logging.ERROR and noted[0].exc_info
+        assert "a bug in the service" in str(noted[0].exc_info[1])
+    elif fault == "store":
+        (answer,) = [m for m in new if m.ephemeral]
+        assert answer.visible_to == BEN.id and answer.content == say(Text("refuse.store_down"))
+        assert noted[0].levelno == logging.WARNING and not noted[0].exc_info
+        assert "unreachable" in noted[0].getMessage()
+    else:
+        # done: Ben sits in the lobby as the edited message shows
+        assert [m for m in new if m.ephemeral] == [] and BEN.display_name in lobby.description
+        assert h.game(game_id).seats[1].user is not None
+        assert noted[0].levelno == logging.WARNING and not noted[0].exc_info
+        assert f"could not show game {game_id}" in noted[0].getMessage()
+    monkeypatch.undo()
+    # the next press finds everything in order
+    await h.press(ANA, lobby, "Add computer", settle=game_id)
+    h.check_clean(logs=("could not answer",))
+
+
+def damage(store: Store, game_id: str) -> None:
+    """Damage a stored game as a bug or a bad hand in the database would: a seat that is
+    a number, not a seat."""
+    stored = store.load(game_id)
+    assert stored is not None
+    assert store.save(game_id, stored.data.replace(b'"seats":[', b'"seats":[1,'), stored.rev)
+
+
+@pytest.mark.parametrize("how", ["press", "timer"])
+async def test_a_damaged_game_is_let_go_and_its_channel_told(
+    h: Harness, fake: FakeDiscord, how: str
+) -> None:
+    """A game whose stored data is damaged: met by a press (the presser told privately)
+    or by its turn timer, it is let go, the channel told in a message of its own (the
+    table's buttons taken off, for a press), and ``/ludo new`` opens a game there again."""
+    clock = Clock(time.time())
+    await h.start(seed=35, clock=clock)
+    game_id, lobby = await h.lobby(ANA, BEN, timer=10)
+    await h.press(ANA, lobby, "Start", settle=game_id)
+    table = h.table(game_id)
+    member = h.on_turn(game_id)
+    assert member is not None
+    damage(h.store, game_id)
+    before = len(fake.public_messages())
+    if how == "press":
+        _inter, new = await h.press(member, table, "Roll")
+        (told,) = [m for m in new if m.ephemeral]
+        assert told.visible_to == member.id and told.content == say(Text("refuse.damaged"))
+        assert not table.buttons(), "the damaged game's buttons stay on screen"
+    else:
+        clock.advance(11)
+        stop = asyncio.Event()
+        timers = asyncio.create_task(run_timers(h.svc, [h.adapter], stop, tick=0.05))
+        try:
+            await fake.wait_for(
+                lambda: len(fake.public_messages()) > before, 10, "the channel to be told"
+            )
+            await h.quiet()
+        finally:
+            stop.set()
+            await timers
+    (gone,) = fake.public_messages()[before:]
+    assert gone.content == say(Text("game.damaged")) and not gone.buttons()
+    assert gone.interaction_id is None and gone.pinged_users == set()
+    assert h.store.load(game_id) is None
+    # the channel is free again
+    new_id, _lobby = await h.lobby(BEN)
+    assert new_id != game_id
+    h.check_clean()
+
+
+async def test_presses_rate_limits_and_the_connection_are_counted(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    """bot.metrics: presses and commands by result and their time; a 429 from Discord
+    (waited out by discord.py, the message still posted); connected while running."""
+    done = sample("ludo_presses_total", platform="discord", result="done")
+    refused = sample("ludo_presses_total", platform="discord", result="refused")
+    timed = sample("ludo_press_seconds_count", platform="discord")
+    limited = sample("ludo_platform_rate_limited_total", platform="discord")
+    await h.start(seed=33)
+    assert sample("ludo_platform_connected", platform="discord") == 1
+
+    rule = fake.rate_limit("POST", r"/channels/\d+/messages", retry_after=0.2)
+    game_id, lobby = await h.lobby(ANA)  # /ludo new: its lobby posted after a 429
+    assert [c.status for c in rule.hits] == [429] and lobby.buttons()
+    assert sample("ludo_platform_rate_limited_total", platform="discord") == limited + 1
+
+    await h.press(BEN, lobby, "Join", settle=game_id)
+    await h.press(BEN, lobby, "Join")  # refused: already seated
+    assert sample("ludo_presses_total", platform="discord", result="done") == done + 2
+    assert sample("ludo_presses_total", platform="discord", result="refused") == refused + 1
+    assert sample("ludo_press_seconds_count", platform="discord") == timed + 3
+    assert sample("ludo_press_seconds_bucket", platform="discord", le="+Inf") >= timed + 3
+
+    await h.stop_all()
+    assert sample("ludo_platform_connected", platform="discord") == 0
+    h.check_clean(refusals=lambda call, body: call in rule.hits)
 
 
 # ----------------------------------------------------------------------

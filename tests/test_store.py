@@ -127,6 +127,16 @@ def test_release_channel(store: Store) -> None:
     assert store.channel_game("c") == "g2"
 
 
+def test_active_games_are_the_games_holding_a_channel(store: Store) -> None:
+    assert store.active_games() == 0
+    for k in range(3):
+        assert store.create(f"g{k}", b"x", channel=f"c{k}")
+    assert store.active_games() == 3
+    store.release_channel("c0", "g0")  # finished: the game stays, its channel is free
+    store.discard("g1", "c1")
+    assert store.active_games() == 1
+
+
 def test_release_channel_only_if_still_bound_to_that_game(store: Store) -> None:
     store.create("g1", b"x", channel="c")
     store.release_channel("c", "g1")
@@ -816,7 +826,10 @@ def test_redis_one_round_trip_each(
 
 
 def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
-    p = redis_store.prefix
+    # every key: the prefix, then the prefix as a hash tag (one Redis Cluster slot)
+    tag = redis_store.prefix.rstrip(":")
+    p = redis_store.base
+    assert p == f"{redis_store.prefix}{{{tag}}}:"
     redis_store.create("g", b"\x00data", channel="chat")
     redis_store.schedule("g", 123.5)
     raw = redis.Redis.from_url(redis_url)

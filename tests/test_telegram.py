@@ -33,12 +33,21 @@ from bot.adapters.telegram import COMMANDS, AdapterError, TelegramAdapter, Webho
 from bot.app.config import load_settings
 from bot.app.runner import build_adapters, run_timers
 from bot.hosting import OVER, PLAYING, Game, Refusal, User
-from bot.present import Text, language_name, languages, parse_press, refusal_text, say
+from bot.metrics import REGISTRY
+from bot.present import (
+    Text,
+    language_name,
+    language_of,
+    languages,
+    parse_press,
+    refusal_text,
+    say,
+)
 from bot.present.catalog import translations
 from bot.present.narrate import one_of
 from bot.present.pictures import board_png, standings_png
 from bot.service import GameService
-from bot.store import SqliteStore, Store
+from bot.store import SqliteStore, Store, StoreError
 from renderer import render_standings
 from tests.fake_telegram import Call, FakeMessage, FakeTelegram, free_port, make_user, png_size
 from tests.languages import english_in
@@ -1498,6 +1507,324 @@ async def test_ludo_bot_run_with_a_wrong_or_missing_token_exits_with_one_line(
         assert token not in stderr, "the error line prints the bot token"
     else:
         assert not fake.calls
+
+
+# --------------------------------------------------------------------------
+# faults: the token revoked while running, the store down, the figures
+
+
+def sample(name: str, **labels: str) -> float:
+    """A figure of :mod:`bot.metrics` now (0 if never counted)."""
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_a_token_revoked_while_running_is_reported_within_seconds(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """The token is revoked in @BotFather while the bot polls: getUpdates is answered
+    401, and ``failed()`` says so within seconds, in one line naming TELEGRAM_TOKEN,
+    without python-telegram-bot logging a traceback (no error is logged at all); the
+    bot counts as offline, and stopping it is quiet."""
+    async with running(fake, db, clock) as bot:
+        await fake.wait_for(
+            lambda: any(c.status is None for c in fake.calls_of("getUpdates", ok=None)),
+            10,
+            "a long poll",
+        )
+        assert sample("ludo_platform_connected", platform="telegram") == 1
+        assert bot.adapter.fatal.error is None
+        began = asyncio.get_running_loop().time()
+        fake.revoke()
+        error = await asyncio.wait_for(bot.adapter.failed(), 10)
+        assert asyncio.get_running_loop().time() - began < 5
+        assert isinstance(error, AdapterError) and bot.adapter.fatal.error is error
+        message = str(error)
+        assert "\n" not in message and "TELEGRAM_TOKEN" in message
+        assert fake.calls_of("getUpdates", ok=False)[-1].status == 401
+        assert sample("ludo_platform_connected", platform="telegram") == 0
+    assert sample("ludo_platform_connected", platform="telegram") == 0
+
+
+async def test_ludo_bot_run_exits_with_one_line_when_the_token_is_revoked(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """``ludo-bot run`` polling, then the token revoked: the process stops everything and
+    exits non-zero within seconds, with one line saying what to fix."""
+    mine = ("TELEGRAM_", "DISCORD_", "REDIS_", "LUDO_", "LOG_", "HEALTH_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
+    env |= {
+        "TELEGRAM_TOKEN": fake.token,
+        "TELEGRAM_API_URL": fake.url,
+        "LUDO_DATABASE": str(tmp_path / "run.sqlite3"),
+        "LOG_LEVEL": "WARNING",
+        "PYTHONWARNINGS": "ignore",
+    }
+    token = fake.token
+    proc = await asyncio.create_subprocess_exec(
+        *ludo_bot_command(),
+        env=env,
+        cwd=str(Path(__file__).resolve().parent.parent),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await fake.wait_for(
+            lambda: any(c.status is None for c in fake.calls_of("getUpdates", ok=None)),
+            60,
+            "the bot to poll",
+        )
+    except BaseException:
+        proc.kill()
+        raise
+    began = asyncio.get_running_loop().time()
+    fake.revoke()
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    stderr = err.decode()
+    assert asyncio.get_running_loop().time() - began < 15
+    assert proc.returncode not in (0, None), stderr
+    assert "Traceback" not in stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert "TELEGRAM_TOKEN" in lines[0] and token not in stderr
+
+
+class DownStore:
+    """A store that can be taken down: while :attr:`down`, every call raises StoreError,
+    as a Redis that stopped answering does."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.down = False
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if self.down:
+                raise StoreError("Redis at redis://127.0.0.1:1/0 is unreachable")
+            return attr(*args, **kwargs)
+
+        return call
+
+
+async def test_every_press_and_command_is_answered_while_the_store_is_down(
+    fake: FakeTelegram, db: Store, clock: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The store stops answering: every button press is answered (its toast says the
+    games cannot be reached, in the presser's language) and every command gets that
+    short answer; nothing changes in the chat or the store; a warning, no traceback;
+    play goes on once the store is back."""
+    group = fake.group("Outage")
+    rui = make_user(105, "Rui", language_code="pt-br")
+    down = DownStore(db)
+    async with running(fake, down, clock, seed=9) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        told(await bot.click(lobby, rui, label="Join"), "Você entrou.")
+        await start(bot, lobby, ANA)
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        stored = bot.stored(game_id)
+        shown = [m.snapshot() for m in fake.chat_messages(group["id"])]
+        failed = sample("ludo_presses_total", platform="telegram", result="store_down")
+        caplog.clear()
+
+        down.down = True
+        presses = 0
+        for user in (ANA, rui):
+            for button in board.buttons:
+                click = await bot.click(board, user, button["callback_data"])
+                words = say(Text("refuse.store_down"), lang=language_of(user["language_code"]))
+                assert click.toast == words, click.toast
+                assert not click.sent(*SENDING, "sendPhoto", "deleteMessage"), click.calls
+                presses += 1
+        commands = ["/roll", "/move 1", "/board", "/join", "/leave", "/end", "/ludo classic"]
+        commands += ["/language it", "/ludo language es"]
+        for user in (ANA, rui):
+            for command in commands:
+                calls = await bot.say(group, user, command)
+                replies = [c for c in calls if c.method == "sendMessage" and c.ok]
+                words = say(Text("refuse.store_down"), lang=language_of(user["language_code"]))
+                assert [plain(c.params["text"]) for c in replies] == [words], (command, calls)
+                assert not [c for c in calls if c.method in PHOTO_CALLS], (command, calls)
+                presses += 1
+        assert say(Text("refuse.store_down"), lang="pt_BR") != say(Text("refuse.store_down"))
+
+        down.down = False
+        assert bot.stored(game_id) == stored, "the store changed"
+        assert [m.snapshot() for m in fake.chat_messages(group["id"])][: len(shown)] == shown
+        assert sample("ludo_presses_total", platform="telegram", result="store_down") == (
+            failed + presses
+        )
+        noted = [
+            r for r in caplog.records if r.name.startswith("bot") and r.levelno >= logging.WARNING
+        ]
+        assert 1 <= len(noted) <= 3, [r.getMessage() for r in noted]
+        assert not any(r.exc_info for r in noted)
+
+        # the store is back: the same board plays on
+        turn = on_turn(bot, game_id)
+        user = ANA if turn == str(ANA["id"]) else rui
+        click = await bot.click(board, user, label="Roll")
+        told(click, "You ", "Você")
+        assert bot.stored(game_id) != stored
+
+
+@pytest.mark.parametrize("fault", ["bug", "store", "show"])
+async def test_a_failure_escaping_the_service_is_answered_and_logged_once(
+    fake: FakeTelegram,
+    db: Store,
+    clock: Any,
+    caplog: pytest.LogCaptureFixture,
+    no_logged_errors: list[logging.LogRecord],
+    monkeypatch: pytest.MonkeyPatch,
+    fault: str,
+) -> None:
+    """Whatever escapes the service, the asker is answered: a bug is told as the store
+    being unreachable and logged once with its traceback; the store failing in the call,
+    the same words and one warning line; the store failing while the result is shown,
+    the press is done, showing skipped with a warning, the next press repairs the chat."""
+    group = fake.group("Faults")
+    async with running(fake, db, clock, seed=4) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        result = {"bug": "failed", "store": "store_down", "show": "done"}[fault]
+        counted = sample("ludo_presses_total", platform="telegram", result=result)
+        caplog.clear()
+
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            if fault == "bug":
+                raise RuntimeError("a bug in the service")
+            raise StoreError("Redis at redis://127.0.0.1:1/0 is unreachable")
+
+        name = "note_shown" if fault == "show" else "press"
+        monkeypatch.setattr(bot.service, name, broken)
+        click = await bot.click(lobby, BEN, label="Join")
+        assert sample("ludo_presses_total", platform="telegram", result=result) == counted + 1
+        noted = [r for r in caplog.records if r.name.startswith("bot.adapters")]
+        assert len(noted) == 1, [r.getMessage() for r in noted]
+        if fault == "show":
+            told(click, "You joined.")
+            assert bot.game(game_id).seats[1].user is not None
+            assert noted[0].levelno == logging.WARNING and not noted[0].exc_info
+            assert f"could not show game {game_id}" in noted[0].getMessage()
+        else:
+            assert click.toast == say(Text("refuse.store_down"))
+            assert not click.sent(*SENDING)
+            if fault == "bug":
+                assert noted[0].levelno == logging.ERROR and noted[0].exc_info
+                no_logged_errors.clear()  # this one is the test's
+            else:
+                assert noted[0].levelno == logging.WARNING and not noted[0].exc_info
+        monkeypatch.undo()
+        # the next press finds everything in order: the lobby shows who sits
+        click = await bot.click(lobby, ANA, label="Add computer")
+        told(click, "A computer player sat down.")
+        seated = fake.message(group["id"], lobby.message_id).content
+        assert ("Ben" in seated) == (fault == "show"), seated
+
+
+@pytest.mark.parametrize("how", ["press", "command", "timer"])
+async def test_a_damaged_game_is_let_go_and_its_chat_told(
+    fake: FakeTelegram, db: Store, clock: Any, how: str
+) -> None:
+    """A game whose stored data is damaged: met by a press (its toast says so, the
+    board's buttons go), a command (a short answer) or its turn timer, it is let go,
+    the chat told in a message of its own, and ``/ludo`` opens a game there again."""
+    group = fake.group("Damage")
+    async with running(fake, db, clock, seed=10) as bot:
+        await bot.say(group, ANA, "/ludo classic timer=30")
+        lobby = fake.latest(group["id"], buttons=True)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN])
+        await start(bot, lobby, ANA)
+        board = fake.latest(group["id"], buttons=True, photo=True)
+        turn = on_turn(bot, game_id)
+        user = ANA if turn == str(ANA["id"]) else BEN
+        stored = db.load(game_id)
+        assert stored is not None
+        assert db.save(game_id, stored.data.replace(b'"seats":[', b'"seats":[1,'), stored.rev)
+        mark = fake.mark()
+        if how == "press":
+            click = await bot.click(board, user, label="Roll")
+            assert click.toast == say(Text("refuse.damaged"))
+            assert not fake.message(group["id"], board.message_id).buttons
+        elif how == "command":
+            calls = await bot.say(group, user, "/roll")
+            assert say(Text("refuse.damaged")) in [
+                plain(c.params["text"]) for c in calls if c.method == "sendMessage"
+            ]
+        else:
+            clock.advance(31)
+            stop = asyncio.Event()
+            timers = asyncio.create_task(run_timers(bot.service, [bot.adapter], stop, tick=0.02))
+            try:
+                await fake.wait_call("sendMessage", since=mark)
+            finally:
+                stop.set()
+                await asyncio.wait_for(timers, 10)
+        said = [
+            plain(c.params["text"])
+            for c in fake.calls_of("sendMessage", since=mark)
+            if "reply_parameters" not in c.params and "reply_to_message_id" not in c.params
+        ]
+        assert said == [say(Text("game.damaged"))], fake.calls[mark:]
+        assert db.load(game_id) is None
+        # the chat is free again
+        await bot.say(group, BEN, "/ludo classic")
+        assert game_id_of(fake.latest(group["id"], buttons=True)) != game_id
+
+
+async def test_move_with_a_strange_piece_is_answered_and_changes_nothing(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """``/move ²`` (a superscript digit), other digits and nonsense: answered "Say which
+    piece", never an error; the game is as it was."""
+    group = fake.group("Strange pieces")
+    async with running(fake, db, clock, seed=6) as bot:
+        lobby = await open_lobby(bot, group, ANA)
+        game_id = game_id_of(lobby)
+        await seat(bot, lobby, ANA, [BEN])
+        await start(bot, lobby, ANA)
+        stored = bot.stored(game_id)
+        refused = sample("ludo_presses_total", platform="telegram", result="refused")
+        strange = ["/move ²", "/move ٣", "/move ①", "/move ⁵", "/move 1 2", "/move", "/move x"]
+        for text in strange:
+            calls = await bot.say(group, ANA, text)
+            replies = [c for c in calls if c.method == "sendMessage" and c.ok]
+            assert len(replies) == 1, (text, calls)
+            assert plain(replies[0].params["text"]) == plain(say(Text("tg.say_piece"))), text
+        assert bot.stored(game_id) == stored
+        assert sample("ludo_presses_total", platform="telegram", result="refused") == (
+            refused + len(strange)
+        )
+
+
+async def test_presses_rate_limits_and_the_connection_are_counted(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """bot.metrics: presses and commands by result and their time; a 429 from Telegram
+    (waited out, the message still sent); connected while running, not after."""
+    group = fake.group("Figures")
+    done = sample("ludo_presses_total", platform="telegram", result="done")
+    refused = sample("ludo_presses_total", platform="telegram", result="refused")
+    timed = sample("ludo_press_seconds_count", platform="telegram")
+    limited = sample("ludo_platform_rate_limited_total", platform="telegram")
+    async with running(fake, db, clock, seed=8, max_retries=3) as bot:
+        assert sample("ludo_platform_connected", platform="telegram") == 1
+        fake.fail_next("sendMessage")  # the chooser of /ludo: 429, then sent
+        lobby = await open_lobby(bot, group, ANA)  # /ludo, then a press of Classic
+        assert [c.status for c in fake.calls_of("sendMessage", ok=None)] == [429, 200]
+        assert sample("ludo_platform_rate_limited_total", platform="telegram") == limited + 1
+        await bot.click(lobby, BEN, label="Join")
+        click = await bot.click(lobby, BEN, label="Join")  # refused: seated already
+        assert click.toast and "already" in click.toast
+        # /ludo, Classic, Join: done; Join again: refused
+        assert sample("ludo_presses_total", platform="telegram", result="done") == done + 3
+        assert sample("ludo_presses_total", platform="telegram", result="refused") == refused + 1
+        assert sample("ludo_press_seconds_count", platform="telegram") == timed + 4
+    assert sample("ludo_platform_connected", platform="telegram") == 0
 
 
 # --------------------------------------------------------------------------

@@ -1,14 +1,17 @@
-"""The ``ludo-bot`` command: replay, simulate, play (and run, for the chat bots)."""
+"""The ``ludo-bot`` command: replay, simulate, play, render (and run and backup,
+for the chat bots)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import os
 import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from engine import (
     COLOURS,
@@ -28,7 +31,13 @@ from renderer import DEFAULT_SIZE, THEMES, render_board, render_standings
 from ..players import HeuristicPlayer, Policy, RandomPlayer
 from ..present.pictures import picture_words
 from .simulate import simulate
-from .terminal import cmd_play, language_arg, rule_options
+from .terminal import CommandError, cmd_play, language_arg, rule_options
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+#: what a record nested too deeply for the JSON reader gets
+TOO_DEEP = "record: the record is nested too deeply to be a game record"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -41,10 +50,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"ludo-bot: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"ludo-bot: cannot read {args.file}: it is not UTF-8 text", file=sys.stderr)
+        return 2
     try:
         state = replay(text)
     except LudoError as e:
         print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print(TOO_DEEP, file=sys.stderr)
         return 1
     json.dump(state.summary(), sys.stdout)
     sys.stdout.write("\n")
@@ -88,6 +103,8 @@ def cmd_render(args: argparse.Namespace) -> int:
             print(f"ludo-bot: --name takes COLOUR=NAME, not {item!r}", file=sys.stderr)
             return 2
         names[colour] = name
+    for target in (args.output, args.standings):
+        writable(target)
     try:
         state, last, rolled = replay_to_end(text)
         png = render_board(
@@ -102,6 +119,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     except LudoError as e:
         print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)
         return 1
+    except RecursionError:
+        print(TOO_DEEP, file=sys.stderr)
+        return 1
     except ValueError as e:  # a bad size or theme
         print(f"ludo-bot: {e}", file=sys.stderr)
         return 2
@@ -112,10 +132,25 @@ def cmd_render(args: argparse.Namespace) -> int:
                 args.standings,
                 render_standings(state, names=names, size=args.size, theme=args.theme, words=words),
             )
+    except BrokenPipeError:
+        raise
     except OSError as e:
         print(f"ludo-bot: cannot write: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def writable(path: str | None) -> None:
+    """Refuse a file that cannot be written (a folder, or in a folder not there),
+    before anything is written."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise CommandError(f"cannot write {path}: it is a folder")
+    if not target.parent.is_dir():
+        folder = str(target.parent)
+        raise CommandError(f"cannot write {path}: the folder {folder!r} does not exist")
 
 
 def _write(path: str, data: bytes) -> None:
@@ -146,41 +181,91 @@ def replay_to_end(text: str) -> tuple[GameState, Move | None, tuple[str, int] | 
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from .logs import setup_logging
+
+    settings = configured()
+    setup_logging(settings.log_level, settings.log_format)  # first: before any import logs
+
     import asyncio
-    import logging
 
     from ..adapters.discord import AdapterError as DiscordError
     from ..adapters.telegram import AdapterError
-    from ..store import StoreError, open_store
-    from .config import ConfigError, load_settings
+    from ..store import StoreError
+    from .config import open_configured_store
+    from .health import HealthError
     from .runner import NoPlatform, serve
 
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    for noisy in ("httpx", "telegram", "apscheduler", "discord"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    if not (settings.telegram_token or settings.discord_token):  # before the store is made
+        raise CommandError("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
     try:
-        settings = load_settings()
-        store = open_store(settings.redis_url, settings.database, settings.game_ttl)
-    except (ConfigError, StoreError) as e:
-        print(f"ludo-bot: {e}", file=sys.stderr)
-        return 2
+        store = open_configured_store(settings)
+    except StoreError as e:
+        raise CommandError(str(e)) from None
     try:
         asyncio.run(serve(settings, store))
-    except (NoPlatform, AdapterError, DiscordError, StoreError) as e:
-        print(f"ludo-bot: {e}", file=sys.stderr)
-        return 2
+    except (NoPlatform, AdapterError, DiscordError, StoreError, HealthError) as e:
+        raise CommandError(str(e)) from None
     finally:
         store.close()
     return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from ..store import SqliteStore, StoreError
+
+    settings = configured()
+    if settings.uses_redis:
+        raise CommandError(
+            "the games are in Redis, which backs itself up: use its snapshots (BGSAVE, "
+            "dump.rdb) or its append-only file (appendonly yes)"
+        )
+    source = settings.database
+    if source == ":memory:" or not os.path.isfile(source):
+        raise CommandError(f"there is no database at {source!r} (LUDO_DATABASE) to back up")
+    writable(args.file)
+    if Path(args.file).exists() and Path(args.file).resolve() == Path(source).resolve():
+        raise CommandError(f"{args.file} is the database itself: back it up somewhere else")
+    try:
+        with SqliteStore(source, ttl=settings.game_ttl) as store:
+            store.backup(args.file)
+    except StoreError as e:
+        raise CommandError(str(e)) from None
+    print(f"backed up {source} to {args.file}")
+    return 0
+
+
+def configured() -> Settings:
+    """The settings of ``run`` and ``backup``: ``.env`` read, every value checked."""
+    from .config import ConfigError, load_env_file, load_settings
+
+    try:
+        load_env_file()
+        return load_settings()
+    except ConfigError as e:
+        raise CommandError(str(e)) from None
+
+
+def version() -> str:
+    """The installed version of ludo-bot."""
+    try:
+        return importlib.metadata.version("ludo-bot")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, saying a wrong argument in one line (not the usage, then the error)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 LANG_HELP = "the language to play in: a code or a name (pt-BR, es, italiano); default English"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ludo-bot", description=__doc__)
+    parser = Parser(prog="ludo-bot", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="replay a game record and print the final state as JSON")
@@ -235,8 +320,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", metavar="LANG", help="the language of the words in the images")
     p.set_defaults(func=cmd_render)
 
-    p = sub.add_parser("run", help="run the chat bot")
+    p = sub.add_parser("run", help="run the chat bot (settings: the environment and .env)")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("backup", help="copy the SQLite database (LUDO_DATABASE) while it runs")
+    p.add_argument("file", help="the copy to write")
+    p.set_defaults(func=cmd_backup)
     return parser
 
 
@@ -247,6 +336,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
+    except CommandError as e:
+        print(f"ludo-bot: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

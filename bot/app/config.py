@@ -1,10 +1,31 @@
-"""Settings, read from the environment in one place and checked once."""
+"""Settings, read from the environment in one place and checked once.
+
+``ludo-bot run`` first reads ``.env`` (:func:`load_env_file`), then checks every
+setting (:func:`load_settings`) before anything is created, then opens the
+store the settings name (:func:`open_configured_store`).
+"""
 
 from __future__ import annotations
 
+import io
+import ipaddress
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+from dotenv.parser import parse_stream
+
+from ..store import RedisStore, Store, open_store
+
+#: the log levels LOG_LEVEL takes
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+#: the log formats LOG_FORMAT takes
+LOG_FORMATS = ("text", "json")
+#: the longest a lobby may wait for its start, in minutes (a week)
+MAX_LOBBY_MINUTES = 7 * 24 * 60
 
 
 class ConfigError(Exception):
@@ -13,8 +34,10 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
+    """Every setting, checked.  Its repr leaves the tokens and passwords out."""
+
     #: Redis for several workers sharing games; None: the SQLite file
-    redis_url: str | None = None
+    redis_url: str | None = field(default=None, repr=False)  # may hold a password
     #: the SQLite file used when no Redis is configured
     database: str = "ludo.sqlite3"
     #: games untouched this long are forgotten
@@ -24,15 +47,15 @@ class Settings:
     #: board image width in pixels
     image_size: int = 600
     #: Telegram: the bot token, and where the Bot API is (a self-hosted server, a test fake)
-    telegram_token: str | None = None
+    telegram_token: str | None = field(default=None, repr=False)
     telegram_api_url: str | None = None
     #: Telegram webhook mode (several workers behind one URL); None: long polling
     telegram_webhook_url: str | None = None
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
-    telegram_webhook_secret: str | None = None
+    telegram_webhook_secret: str | None = field(default=None, repr=False)
     #: Discord: the bot token, a guild to sync the commands to while developing
-    discord_token: str | None = None
+    discord_token: str | None = field(default=None, repr=False)
     discord_guild_id: int | None = None
     #: sharding: the total shard count and the shards this process runs (None: automatic)
     discord_shard_count: int | None = None
@@ -40,10 +63,76 @@ class Settings:
     #: where Discord is (a REST proxy, a test fake); None: discord.com
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    #: Redis Sentinel: the sentinels (host, port) and the name of the master they watch
+    redis_sentinels: tuple[tuple[str, int], ...] | None = None
+    redis_sentinel_master: str | None = None
+    #: with Sentinel: the password of Redis itself, and of the sentinels (None: none)
+    redis_password: str | None = field(default=None, repr=False)
+    redis_sentinel_password: str | None = field(default=None, repr=False)
+    #: lobbies nobody starts are closed after this many minutes (0: never)
+    lobby_minutes: int = 30
+    #: logging: the least level logged, and ``text`` or ``json`` (one object a line)
+    log_level: str = "INFO"
+    log_format: str = "text"
+    #: the HTTP port for /healthz and /metrics (None: off), and the address it listens on
+    health_port: int | None = None
+    health_host: str = "127.0.0.1"
 
     @property
     def game_ttl(self) -> float:
         return self.game_ttl_days * 24 * 3600
+
+    @property
+    def lobby_seconds(self) -> float | None:
+        """How long a lobby waits for its start, in seconds (None: for ever)."""
+        return self.lobby_minutes * 60.0 if self.lobby_minutes else None
+
+    @property
+    def uses_redis(self) -> bool:
+        """Whether games live in Redis (a URL or Sentinel), not in the SQLite file."""
+        return self.redis_url is not None or self.redis_sentinels is not None
+
+
+def load_env_file(
+    path: str | os.PathLike[str] | None = None, environ: MutableMapping[str, str] | None = None
+) -> Path | None:
+    """Read the settings of a ``.env`` file into ``environ`` (default: the process
+    environment), never overriding a variable already set there.
+
+    The file is ``path`` if given, else the one ``LUDO_ENV_FILE`` names (which
+    must exist), else ``.env`` in the working directory if there is one.
+    Returns the file read (None: none).  Raises ConfigError if the file cannot
+    be read or has a line that is not ``NAME=value``.
+    """
+    environ = os.environ if environ is None else environ
+    named = path is not None or bool(environ.get("LUDO_ENV_FILE", "").strip())
+    if path is None:
+        path = environ.get("LUDO_ENV_FILE", "").strip() or Path.cwd() / ".env"
+    file = Path(path)
+    if not named and not file.is_file():
+        return None
+    what = "LUDO_ENV_FILE" if named else "the .env file"
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ConfigError(f"{what} {str(file)!r} does not exist") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{what} {str(file)!r} is a folder") from None
+    except OSError as e:
+        raise ConfigError(f"cannot read {what} {str(file)!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{what} {str(file)!r} is not UTF-8 text") from None
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            line = binding.original.string.strip()
+            raise ConfigError(
+                f"{file}, line {binding.original.line}: expected NAME=value, not {line[:40]!r}"
+            )
+    # what load_dotenv(override=False) does, into any mapping
+    for name, value in dotenv_values(stream=io.StringIO(text)).items():
+        if value is not None and name not in environ:
+            environ[name] = value
+    return file
 
 
 def _number(
@@ -113,6 +202,20 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise ConfigError(
             f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {dc_gateway!r}"
         )
+    sentinels, master = _sentinels(env, redis_url)
+    database = env.get("LUDO_DATABASE", "").strip() or "ludo.sqlite3"
+    health_port = _port(env, "LUDO_HEALTH_PORT")
+    health_host = _host(env, "LUDO_HEALTH_HOST", "127.0.0.1")
+    webhook_port = int(_number(env, "TELEGRAM_WEBHOOK_PORT", 8443, 1, 65535, whole=True))
+    if webhook is not None and health_port == webhook_port:
+        raise ConfigError(
+            f"LUDO_HEALTH_PORT must differ from TELEGRAM_WEBHOOK_PORT (both {health_port})"
+        )
+    lobby = int(_number(env, "LUDO_LOBBY_MINUTES", 30, 0, MAX_LOBBY_MINUTES, whole=True))
+    log_level = _choice(env, "LOG_LEVEL", LOG_LEVELS, "INFO", str.upper)
+    log_format = _choice(env, "LOG_FORMAT", LOG_FORMATS, "text", str.lower)
+    if redis_url is None and sentinels is None:  # last: the values first, then the disk
+        check_database(database)
     return Settings(
         discord_token=env.get("DISCORD_TOKEN", "").strip() or None,
         discord_guild_id=int(guild) if guild else None,
@@ -124,13 +227,132 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_api_url=api_url,
         telegram_webhook_url=webhook,
         telegram_webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "").strip() or "0.0.0.0",
-        telegram_webhook_port=int(
-            _number(env, "TELEGRAM_WEBHOOK_PORT", 8443, 1, 65535, whole=True)
-        ),
+        telegram_webhook_port=webhook_port,
         telegram_webhook_secret=secret,
         redis_url=redis_url,
-        database=env.get("LUDO_DATABASE", "").strip() or "ludo.sqlite3",
+        redis_sentinels=sentinels,
+        redis_sentinel_master=master,
+        redis_password=env.get("REDIS_PASSWORD", "").strip() or None,
+        redis_sentinel_password=env.get("REDIS_SENTINEL_PASSWORD", "").strip() or None,
+        database=database,
         game_ttl_days=_number(env, "LUDO_GAME_TTL_DAYS", 14.0, 0.01, 3650),
         turn_seconds=turn,
         image_size=int(_number(env, "LUDO_IMAGE_SIZE", 600, 300, 2400, whole=True)),
+        lobby_minutes=lobby,
+        log_level=log_level,
+        log_format=log_format,
+        health_port=health_port,
+        health_host=health_host,
     )
+
+
+def _choice(
+    env: Mapping[str, str],
+    name: str,
+    choices: tuple[str, ...],
+    default: str,
+    fold: Callable[[str], str],
+) -> str:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if fold(raw) not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+    return fold(raw)
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    if not env.get(name, "").strip():
+        return None
+    return int(_number(env, name, 0, 1, 65535, whole=True))
+
+
+#: a host name: letters, digits and hyphens in dot-separated labels
+_HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+def _is_host(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return len(text) <= 253 and _HOSTNAME.fullmatch(text) is not None
+    return True
+
+
+def _host(env: Mapping[str, str], name: str, default: str) -> str:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not _is_host(raw):
+        raise ConfigError(f"{name} must be an IP address or a host name, not {raw!r}")
+    return raw
+
+
+def _sentinels(
+    env: Mapping[str, str], redis_url: str | None
+) -> tuple[tuple[tuple[str, int], ...] | None, str | None]:
+    """REDIS_SENTINELS (``host:port,host:port``) and REDIS_SENTINEL_MASTER, checked."""
+    raw = env.get("REDIS_SENTINELS", "").strip()
+    master = env.get("REDIS_SENTINEL_MASTER", "").strip() or None
+    if not raw:
+        for name in ("REDIS_SENTINEL_MASTER", "REDIS_PASSWORD", "REDIS_SENTINEL_PASSWORD"):
+            if env.get(name, "").strip():
+                more = " (with REDIS_URL the password goes in the URL)" if redis_url else ""
+                raise ConfigError(f"{name} needs REDIS_SENTINELS{more}")
+        return None, None
+    if redis_url is not None:
+        raise ConfigError("set REDIS_URL or REDIS_SENTINELS, not both")
+    if master is None:
+        raise ConfigError("REDIS_SENTINELS needs REDIS_SENTINEL_MASTER (the master's name)")
+    if not all(c.isalnum() or c in "_-." for c in master):
+        raise ConfigError(
+            f"REDIS_SENTINEL_MASTER may hold only letters, digits, _, - and ., not {master!r}"
+        )
+    sentinels: list[tuple[str, int]] = []
+    for item in raw.replace(" ", "").split(","):
+        host, sep, port = item.rpartition(":")
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]  # [IPv6]:port
+        if not sep or not host or not _is_host(host) or not port.isdigit():
+            raise ConfigError(
+                f"REDIS_SENTINELS must be host:port pairs separated by commas, not {item!r}"
+            )
+        if not 1 <= int(port) <= 65535:
+            raise ConfigError(f"REDIS_SENTINELS: port {port} is not in 1..65535")
+        sentinels.append((host, int(port)))
+    return tuple(sentinels), master
+
+
+def check_database(path: str) -> None:
+    """Refuse an SQLite file that cannot work, before anything is created: its
+    folder must exist and be writable (SQLite writes its journal there), and the
+    file, if it is there, must be a readable and writable regular file."""
+    if path == ":memory:":
+        return
+    name = "LUDO_DATABASE"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ConfigError(f"{name}: the folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(f"{name}: the folder {folder!r} is not writable")
+    if os.path.isdir(path):
+        raise ConfigError(f"{name}: {path!r} is a folder, not a file")
+    if os.path.exists(path):
+        if not os.path.isfile(path):
+            raise ConfigError(f"{name}: {path!r} is not a regular file")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise ConfigError(f"{name}: {path!r} is read-only (the bot must write to it)")
+
+
+def open_configured_store(settings: Settings) -> Store:
+    """The store the settings name: Redis through Sentinel, Redis at a URL, or the
+    SQLite file.  Raises StoreError if it cannot be reached or opened."""
+    if settings.redis_sentinels is not None and settings.redis_sentinel_master is not None:
+        return RedisStore.from_sentinel(
+            list(settings.redis_sentinels),
+            settings.redis_sentinel_master,
+            password=settings.redis_password,
+            sentinel_password=settings.redis_sentinel_password,
+            ttl=settings.game_ttl,
+        )
+    return open_store(settings.redis_url, settings.database, settings.game_ttl)

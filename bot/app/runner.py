@@ -7,16 +7,22 @@ import contextlib
 import logging
 import signal
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
+from ..metrics import GAMES_ACTIVE
 from ..service import GameService, Outcome
-from ..store import Store
+from ..store import Store, StoreError
 from .config import Settings
+from .health import HealthServer, health_checks, start_health
 
 log = logging.getLogger(__name__)
 
 #: how often the turn timers are looked at, in seconds
 TIMER_TICK = 1.0
+#: how often the active games are counted for the figures, in seconds
+GAMES_TICK = 30.0
+#: while the store cannot be reached: the first wait between timer rounds, and the longest
+TIMER_BACKOFF = (1.0, 30.0)
 
 
 class Adapter(Protocol):
@@ -78,44 +84,141 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
 
 
 async def run_timers(
-    service: GameService, adapters: Sequence[Adapter], stop: asyncio.Event, tick: float = TIMER_TICK
+    service: GameService,
+    adapters: Sequence[Adapter],
+    stop: asyncio.Event,
+    tick: float = TIMER_TICK,
+    *,
+    backoff: tuple[float, float] = TIMER_BACKOFF,
 ) -> None:
-    """Fire the due turn timers and show what happened, until ``stop`` is set."""
+    """Fire the due timers (turns, lobbies) and show what happened, until ``stop`` is set.
+
+    While the store cannot be reached (the service logs that once), the rounds
+    come further and further apart: ``backoff`` is the first wait and the
+    longest (1 s, 2 s, 4 s ... 30 s).  They come every ``tick`` again as soon
+    as the store answers the timers, or the outage is over (the store answers
+    everyone's presses again).
+    """
+    failures = 0
     while not stop.is_set():
         try:
             outcomes = await asyncio.to_thread(service.fire_due)
-        except Exception:  # a store hiccup must not stop the timers for good
+        except Exception:  # the service does not raise; should it, the timers go on
             log.exception("turn timers failed; trying again")
             outcomes = []
         for outcome in outcomes:
-            channel = outcome.game.channel if outcome.game is not None else None
-            for adapter in adapters:
-                if adapter.owns(channel):
-                    try:
-                        await adapter.show(outcome)
-                    except Exception:
-                        log.exception("could not show a timer's move in %s", channel)
+            await _show(adapters, outcome)
+        if service.store_answered:
+            failures = 0
+            wait = tick
+        else:
+            wait = max(tick, min(backoff[1], backoff[0] * 2**failures))
+            failures = min(failures + 1, 30)
+        await _pause(service, stop, tick, wait)
+
+
+async def _show(adapters: Sequence[Adapter], outcome: Outcome) -> None:
+    """A timer's outcome shown in its chat (a turn played, a lobby closed, a damaged
+    game let go: see :attr:`Outcome.freed`)."""
+    channel = outcome.channel
+    for adapter in adapters:
+        if adapter.owns(channel):
+            try:
+                await adapter.show(outcome)
+            except Exception:
+                log.exception("could not show a timer's move in %s", channel)
+
+
+async def _pause(service: GameService, stop: asyncio.Event, tick: float, wait: float) -> None:
+    """Wait ``wait`` seconds, or until ``stop`` is set; a longer wait (the store is down)
+    ends at the next ``tick`` after the outage ended (the store answers everyone's
+    presses again)."""
+    end = asyncio.get_running_loop().time() + wait
+    while not stop.is_set():
+        left = end - asyncio.get_running_loop().time()
+        if left <= 0:
+            return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), tick)
+            await asyncio.wait_for(stop.wait(), min(left, tick))
+        if wait > tick and service.store_reachable:
+            return
 
 
 async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = None) -> None:
-    """Run until SIGINT/SIGTERM (or ``stop`` is set).  Adapter errors propagate at start."""
-    service = GameService(store, default_timer=settings.turn_seconds)
+    """Run until SIGINT/SIGTERM (or ``stop`` is set).
+
+    Adapter errors propagate: at start, and while running when an adapter fails for
+    good (a token refused, intents disallowed: its ``failed()`` returns the error, one
+    line for the operator); then the timers finish their round and every platform is
+    stopped before the error is raised.
+    """
+    service = GameService(
+        store, default_timer=settings.turn_seconds, lobby_minutes=settings.lobby_minutes
+    )
     adapters = build_adapters(settings, service)
+    for warning in production_warnings(store):
+        log.warning("%s", warning)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     started: list[Adapter] = []
+    timers: asyncio.Future[Any] | None = None
+    failures: list[asyncio.Future[Any]] = []
+    health: HealthServer | None = None
+    counting: asyncio.Future[Any] | None = None
     try:
+        if settings.health_port is not None:
+            # before the platforms: /healthz says 503 while they connect
+            checks = health_checks(settings, store, service.outage)
+            health = await start_health(settings.health_host, settings.health_port, checks)
+            log.info("health and metrics on http://%s:%d/", settings.health_host, health.port)
         for adapter in adapters:
             await adapter.start()
             started.append(adapter)
         log.info("ludo-bot is running (%d platform(s))", len(started))
-        await run_timers(service, started, stop)
+        timers = asyncio.ensure_future(run_timers(service, started, stop))
+        counting = asyncio.ensure_future(count_games(store, stop))
+        # an adapter that can fail for good while running says so through failed()
+        failed = [getattr(adapter, "failed", None) for adapter in started]
+        failures = [asyncio.ensure_future(f()) for f in failed if f is not None]
+        waiting: list[asyncio.Future[Any]] = [timers, *failures]
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        errors = [f.result() for f in failures if f in done]
+        if errors:
+            stop.set()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(timers, 10.0)
+            raise errors[0]
+        await timers
     finally:
+        for future in (timers, counting, *failures):
+            if future is not None and not future.done():
+                future.cancel()
         for adapter in reversed(started):
             with contextlib.suppress(Exception):
                 await adapter.stop()
+        if health is not None:
+            await health.close()
+
+
+async def count_games(store: Store, stop: asyncio.Event, every: float = GAMES_TICK) -> None:
+    """Keep ``ludo_games_active`` up to date (the games holding a channel), until ``stop``."""
+    while not stop.is_set():
+        with contextlib.suppress(StoreError):  # an outage is told by the service
+            GAMES_ACTIVE.set(await asyncio.to_thread(store.active_games))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every)
+
+
+def production_warnings(store: Store) -> list[str]:
+    """What the store says is risky for production (Redis without persistence, or
+    allowed to evict games); nothing for a store that has no such check."""
+    check = getattr(store, "production_warnings", None)
+    if check is None:
+        return []
+    try:
+        return list(check())
+    except StoreError as e:
+        return [f"could not check the Redis settings: {e}"]

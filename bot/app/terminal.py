@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -13,6 +14,7 @@ from typing import Any, TextIO
 
 from engine import GameState, LudoError, Move, legal_moves, new_game
 from renderer import render_board, render_standings
+from renderer.board import MAX_SIZE, MIN_SIZE
 
 from ..players import HeuristicPlayer
 from ..players.loop import Action, Step, play_on
@@ -22,6 +24,11 @@ from ..present.narrate import describe_move, event_texts, one_of, where
 from ..present.pictures import picture_words
 
 
+class CommandError(Exception):
+    """An argument or a file that cannot work; ``ludo-bot`` says the message in one
+    line and exits with status 2."""
+
+
 def rule_options(text: str | None) -> dict[str, Any] | None:
     """``--options``: the rule options as JSON (None if not given)."""
     if not text:
@@ -29,10 +36,36 @@ def rule_options(text: str | None) -> dict[str, Any] | None:
     try:
         value = json.loads(text)
     except ValueError as e:
-        raise SystemExit(f"ludo-bot: --options is not valid JSON: {e}") from None
+        raise CommandError(f"--options is not valid JSON: {e}") from None
+    except RecursionError:
+        raise CommandError("--options is nested too deeply") from None
     if not isinstance(value, dict):
-        raise SystemExit("ludo-bot: --options must be a JSON object, e.g. '{\"teams\": true}'")
+        raise CommandError("--options must be a JSON object, e.g. '{\"teams\": true}'")
     return value
+
+
+def image_size(size: int) -> int:
+    """``--size``, checked before anything is drawn."""
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise CommandError(f"--size must be from {MIN_SIZE} to {MAX_SIZE} pixels, not {size}")
+    return size
+
+
+def image_folder(path: str | None) -> Path:
+    """``--images``: the folder for the board images, made if need be (a new
+    temporary folder if not given)."""
+    if path is None:
+        return Path(tempfile.mkdtemp(prefix="ludo-"))
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CommandError(f"--images {path}: there is a file of that name") from None
+    except OSError as e:
+        raise CommandError(f"--images {path}: cannot make the folder: {e.strerror}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CommandError(f"--images {path}: the folder is not writable")
+    return folder
 
 
 def language_arg(code: str | None) -> str | None:
@@ -64,6 +97,7 @@ def cmd_play(
         print(indent + say(text, lang=lang), file=out, flush=True)
 
     rng = random.Random(args.seed)
+    image_size(args.size)
     try:
         state = new_game(args.rules, args.players, options=rule_options(args.options))
     except LudoError as e:
@@ -82,9 +116,7 @@ def cmd_play(
     state = new_game(
         args.rules, args.players, options=rule_options(args.options), turn=rng.choice(state.players)
     )
-    images = None if args.no_images else Path(args.images or tempfile.mkdtemp(prefix="ludo-"))
-    if images is not None:
-        images.mkdir(parents=True, exist_ok=True)
+    images = None if args.no_images else image_folder(args.images)
     computer = HeuristicPlayer(rng)
     tell(
         Text(
@@ -128,7 +160,12 @@ def cmd_play(
         for text in event_texts(step.events, colour_word):
             tell(text)
 
-    play_on(state, decide, shown)
+    try:
+        play_on(state, decide, shown)
+    except BrokenPipeError:  # the reader of the output went away: ludo-bot ends quietly
+        raise
+    except OSError as e:  # the images' folder went away, or the disk is full
+        raise CommandError(f"cannot write the board images in {images}: {e.strerror}") from None
     if quit_:
         tell(Text("term.bye"))
         return 0
@@ -144,7 +181,10 @@ def cmd_play(
             tell(Text("term.place", {"place": k, "colour": colour}), "  ")
     if images is not None:
         standings = render_standings(state, size=args.size, words=words)
-        (images / "standings.png").write_bytes(standings)
+        try:
+            (images / "standings.png").write_bytes(standings)
+        except OSError as e:
+            raise CommandError(f"cannot write the standings in {images}: {e.strerror}") from None
         tell(Text("term.images_done", {"count": shots, "path": str(images)}))
     return 0
 

@@ -6,7 +6,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import GameState, LudoError
+import engine
+from engine import GameState
+
+from . import reading
 
 #: version of the stored game format; older ones are migrated in ``_migrate``
 SCHEMA = 1
@@ -16,7 +19,26 @@ STATUSES = (LOBBY, PLAYING, OVER, ENDED)
 
 
 class DamagedGame(Exception):
-    """A stored game that cannot be read (corrupt, or from an unknown schema)."""
+    """A stored game that cannot be read (corrupt, or from an unknown schema).
+
+    ``game_id`` and ``channel`` are what could still be read of them (None if
+    nothing could).  ``newer``: the game was saved by a newer ludo-bot; it is
+    not damaged, only unreadable here (a worker of the newer version reads
+    it), so it must never be thrown away.
+    """
+
+    def __init__(
+        self,
+        why: str,
+        *,
+        game_id: str | None = None,
+        channel: str | None = None,
+        newer: bool = False,
+    ) -> None:
+        super().__init__(why)
+        self.game_id = game_id
+        self.channel = channel
+        self.newer = newer
 
 
 @dataclass(frozen=True)
@@ -60,10 +82,19 @@ class Seat:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Seat:
+    def from_dict(cls, d: Any, colours: tuple[str, ...]) -> Seat:
+        """A stored seat, checked (``colours``: the game's, empty before its start)."""
+        if not isinstance(d, dict) or set(d) - {"u", "c", "t", "o"}:
+            raise ValueError("a seat must be an object of u, c, t, o")
         u = d.get("u")
-        user = User(str(u[0]), str(u[1]), str(u[2])) if u else None
-        return cls(user, d.get("c"), int(d.get("t", 0)), bool(d.get("o", 0)))
+        user = User(*reading.person(u, "a seat's user")) if u is not None else None
+        c = d.get("c")
+        if colours:
+            c = reading.colour(c, colours, "a seat's colour")
+        elif c is not None:
+            raise ValueError("a seat with a colour in a game not started")
+        timeouts = reading.whole(d.get("t", 0), 0, 99, "a seat's timeouts")
+        return cls(user, c, timeouts, reading.flag(d.get("o", 0), "a seat's took_over"))
 
 
 # actions are kept as one character each: "1".."6" a roll, "a".."f" a move of piece 0..5
@@ -101,6 +132,7 @@ class Game:
     #: where the record starts: the engine's start position and first player
     start: dict[str, Any] | None = None
     actions: str = ""
+    #: Unix time the turn timer runs out (playing), or the lobby closes unstarted
     deadline: float | None = None
     #: what the last board image shows: the last move and roll
     last: dict[str, Any] = field(default_factory=dict)
@@ -177,49 +209,81 @@ class Game:
 
     @classmethod
     def from_bytes(cls, data: bytes, rev: int = 0) -> Game:
-        """Read a stored game; anything unreadable raises :class:`DamagedGame`."""
+        """Read a stored game; anything unreadable, however it is malformed, raises
+        :class:`DamagedGame` (and nothing else)."""
+        d: Any = None
         try:
-            d = json.loads(data)
-            if not isinstance(d, dict):
-                raise DamagedGame("not a JSON object")
-            d = _migrate(d)
-            by = d["by"]
-            game = cls(
-                id=str(d["id"]),
-                channel=str(d["chan"]),
-                rules=str(d["rules"]),
-                options=dict(d.get("opts") or {}),
-                creator=User(str(by[0]), str(by[1]), str(by[2])),
-                timer=int(d.get("timer", 0)),
-                auto_move=bool(d.get("auto", True)),
-                lang=str(d.get("lang") or "en")[:16],
-                status=str(d["st"]),
-                version=int(d["ver"]),
-                seats=[Seat.from_dict(s) for s in d.get("seats", [])],
-                state=GameState.from_dict(d["state"]) if "state" in d else None,
-                start=d.get("start"),
-                actions=str(d.get("acts", "")),
-                deadline=float(d["due"]) if d.get("due") is not None else None,
-                last=dict(d.get("last") or {}),
-                created=float(d.get("t0", 0.0)),
-                rev=rev,
-            )
-        except DamagedGame:
+            d = reading.loads(data)
+            return cls._from_dict(_migrate(d), rev)
+        except DamagedGame as e:
+            e.game_id, e.channel = _what_is_left(d, data)
             raise
-        except (ValueError, KeyError, TypeError, IndexError, LudoError) as e:
-            raise DamagedGame(f"{type(e).__name__}: {e}") from None
-        if game.status not in STATUSES or (game.status in (PLAYING, OVER) and game.state is None):
-            raise DamagedGame(f"impossible status {game.status!r}")
-        if set(game.actions) - set("123456abcdef"):
-            raise DamagedGame("unreadable actions")
+        except Exception as e:  # any malformed data at all, however deep
+            game_id, channel = _what_is_left(d, data)
+            raise DamagedGame(reading.brief(e), game_id=game_id, channel=channel) from None
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any], rev: int) -> Game:
+        """The game in a stored object, every field checked (ValueError if one is wrong)."""
+        rules = reading.text(d.get("rules"), "rules")
+        chosen = engine.rules_for(rules, d.get("opts") or {})
+        status = d.get("st")
+        if status not in STATUSES:
+            raise ValueError(f"impossible status {status!r}")
+        state = GameState.from_dict(d["state"]) if d.get("state") is not None else None
+        if state is None and status in (PLAYING, OVER):
+            raise ValueError(f"a game {status} without a board")
+        if state is not None and status == LOBBY:
+            raise ValueError("a lobby with a board")
+        if state is not None and state.is_over != (status == OVER) and status != ENDED:
+            raise ValueError(f"a game {status} on a board {'' if state.is_over else 'not '}over")
+        colours = state.players if state is not None else ()
+        seats = d.get("seats", [])
+        if not isinstance(seats, list) or len(seats) > chosen.max_players:
+            raise ValueError("seats must be a list of at most max_players")
+        game = cls(
+            id=reading.text(d.get("id"), "id", limit=200),
+            channel=reading.text(d.get("chan"), "chan", limit=1000),
+            rules=rules,
+            options=chosen.overrides(),
+            creator=User(*reading.person(d.get("by"), "by")),
+            timer=reading.whole(d.get("timer", 0), 0, 24 * 3600, "timer"),
+            auto_move=reading.flag(d.get("auto", True), "auto"),
+            lang=reading.language(d.get("lang", "en")),
+            status=status,
+            version=reading.whole(d.get("ver"), 1, 10**12, "ver"),
+            seats=[Seat.from_dict(s, colours) for s in seats],
+            state=state,
+            start=reading.start(d.get("start"), colours),
+            actions=reading.actions(d.get("acts", "")),
+            deadline=reading.number(d["due"], "due") if d.get("due") is not None else None,
+            last=reading.last(d.get("last"), colours),
+            created=reading.number(d.get("t0", 0.0), "t0"),
+            rev=rev,
+        )
+        if state is not None and sorted(s.colour or "" for s in game.seats) != sorted(colours):
+            raise ValueError("the seats are not the board's colours")
         return game
+
+
+def _what_is_left(d: Any, data: bytes) -> tuple[str | None, str | None]:
+    """The id and channel of a damaged game, if they can still be read (from the
+    JSON object, else from the bytes: a torn or garbled write)."""
+    if isinstance(d, dict):
+        found = [d.get("id"), d.get("chan")]
+    else:
+        found = [reading.salvage(data, "id"), reading.salvage(data, "chan")]
+    game_id, channel = (v if isinstance(v, str) and v else None for v in found)
+    return game_id, channel
 
 
 def _migrate(d: dict[str, Any]) -> dict[str, Any]:
     """Bring an older stored game up to :data:`SCHEMA`, or refuse it."""
     schema = d.get("schema")
-    if schema == SCHEMA:
+    if schema == SCHEMA and not isinstance(schema, bool):
         return d
-    if isinstance(schema, int) and schema > SCHEMA:
-        raise DamagedGame(f"saved by a newer ludo-bot (format {schema}; this one reads {SCHEMA})")
-    raise DamagedGame(f"unknown save format {schema!r}")
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
+        raise DamagedGame(
+            f"saved by a newer ludo-bot (format {schema}; this one reads {SCHEMA})", newer=True
+        )
+    raise DamagedGame(f"unknown save format {str(schema)[:40]!r}")

@@ -27,8 +27,12 @@ def open_game(
     auto_move: bool,
     now: float,
     lang: str = "en",
+    lobby_minutes: int = 0,
 ) -> Game:
-    """A new lobby in ``channel`` with ``user`` in the first seat (refused if set up wrong)."""
+    """A new lobby in ``channel`` with ``user`` in the first seat (refused if set up wrong).
+
+    Its deadline is ``lobby_minutes`` from ``now`` (0: none): a lobby nobody
+    started by then is closed by :func:`bot.hosting.timeout`."""
     try:
         chosen = engine.rules_for(rules, opts or {})
     except LudoError as e:
@@ -49,6 +53,7 @@ def open_game(
         lang=lang,
         seats=[Seat(user)],
         created=now,
+        deadline=now + lobby_minutes * 60 if lobby_minutes > 0 else None,
     )
 
 

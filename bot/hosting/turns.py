@@ -7,7 +7,7 @@ from engine import GameState, LudoError
 
 from ..players.loop import Action, Decide, Step, play, play_on
 from .checks import need, your_turn
-from .game import ENDED, OVER, PLAYING, Game, User, encode_action
+from .game import ENDED, LOBBY, OVER, PLAYING, Game, User, encode_action
 from .happened import Happened, Luck, Refusal
 
 #: a game that loops this often without a person acting is stopped (never happens)
@@ -56,7 +56,16 @@ def move(game: Game, user: User, piece: int, luck: Luck, happened: Happened) -> 
 
 
 def timeout(game: Game, luck: Luck, happened: Happened) -> None:
-    """The turn timer ran out: the computer plays the turn (and, the third time, the seat)."""
+    """The game's deadline passed: a lobby nobody started closes (see
+    :func:`bot.hosting.open_game`); in a game, the turn timer ran out, and the
+    computer plays the turn (and, the third time, the seat)."""
+    if game.status == LOBBY:
+        if game.deadline is None or game.deadline > luck.now:
+            raise Refusal("timer.not_due")
+        minutes = max(1, round((game.deadline - game.created) / 60))
+        _finish(game, ENDED)
+        happened.note("lobby.expired", count=minutes)
+        return
     seat = game.on_turn()
     if game.deadline is None or game.deadline > luck.now or seat is None or seat.user is None:
         raise Refusal("timer.not_due")  # someone acted in time: nothing to do

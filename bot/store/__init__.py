@@ -4,19 +4,31 @@ contract both keep."""
 
 from __future__ import annotations
 
-from bot.store.base import DEFAULT_TTL, KEEP, Keep, Shown, Store, Stored, StoreError
+from bot.store.base import (
+    DEFAULT_TTL,
+    KEEP,
+    DamagedRecord,
+    Keep,
+    Shown,
+    Store,
+    Stored,
+    StoreError,
+    StoreUnavailable,
+)
 from bot.store.redis import RedisStore
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
     "DEFAULT_TTL",
     "KEEP",
+    "DamagedRecord",
     "Keep",
     "RedisStore",
     "Shown",
     "SqliteStore",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "Stored",
     "open_store",
 ]
@@ -24,8 +36,9 @@ __all__ = [
 
 def open_store(redis_url: str | None, sqlite_path: str, ttl: float = DEFAULT_TTL) -> Store:
     """The store to use: Redis at ``redis_url`` if one is given (not empty),
-    else the SQLite file at ``sqlite_path``.  Raises StoreError if it cannot
-    be reached or opened."""
+    else the SQLite file at ``sqlite_path``.  Raises StoreError (one line, for
+    the operator) if it cannot be reached or opened; StoreUnavailable if
+    Redis cannot be reached."""
     if redis_url:
         return RedisStore(redis_url, ttl=ttl)
     return SqliteStore(sqlite_path, ttl=ttl)

@@ -17,6 +17,8 @@ import enum
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from bot.metrics import STORE_ERRORS
+
 #: abandoned games (and their channel bindings) expire after this long without a save
 DEFAULT_TTL = 14 * 24 * 3600.0
 
@@ -57,7 +59,55 @@ class Stored:
 
 
 class StoreError(Exception):
-    """The store cannot be reached or used (a message an operator understands)."""
+    """The store cannot be reached or used (a message an operator understands).
+
+    The subclasses say more: :class:`StoreUnavailable` (try again in a
+    moment) and :class:`DamagedRecord` (one stored game cannot be read)."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached or did not answer in time: nothing is
+    known to have changed, and the same call may well work in a moment.
+
+    ``kind`` is ``"unreachable"`` (refused, reset, the server is loading or
+    read-only, the file cannot be opened) or ``"timeout"`` (no answer in
+    time, the file stayed locked), as counted in
+    ``bot.metrics.STORE_ERRORS``."""
+
+    def __init__(self, message: str, *, kind: str = "unreachable") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class DamagedRecord(StoreError):
+    """The stored record of game ``game_id`` cannot be read by the store (a
+    revision or expiry that is not a number, a missing field, a value of the
+    wrong type).  Only that game is affected: free its channel and forget it
+    with :meth:`Store.discard`."""
+
+    def __init__(self, game_id: str, detail: str) -> None:
+        super().__init__(f"stored game {game_id!r} is damaged: {detail}")
+        self.game_id = game_id
+        self.detail = detail
+
+
+def unavailable(message: str, *, kind: str = "unreachable") -> StoreUnavailable:
+    """A :class:`StoreUnavailable` to raise, counted in ``STORE_ERRORS`` under ``kind``."""
+    STORE_ERRORS.labels(kind=kind).inc()
+    return StoreUnavailable(message, kind=kind)
+
+
+def damaged(game_id: str, detail: str) -> DamagedRecord:
+    """A :class:`DamagedRecord` to raise, counted in ``STORE_ERRORS`` as ``damaged``."""
+    STORE_ERRORS.labels(kind="damaged").inc()
+    return DamagedRecord(game_id, detail)
+
+
+def failed(message: str) -> StoreError:
+    """A plain :class:`StoreError` to raise (the store answered, but with an
+    error), counted in ``STORE_ERRORS`` as ``failed``."""
+    STORE_ERRORS.labels(kind="failed").inc()
+    return StoreError(message)
 
 
 class Store(Protocol):
@@ -71,7 +121,16 @@ class Store(Protocol):
     without notes).  Loading does not renew a game; ``create`` and ``save``
     do, ``save_shown`` does not.
 
-    Failures to reach or use the store raise :class:`StoreError`.
+    Failures to reach or use the store raise :class:`StoreError`, never an
+    exception of the underlying client: :class:`StoreUnavailable` when it
+    cannot be reached or does not answer within about a second or two
+    (every call has a short timeout).  A game whose stored record the store
+    cannot read is *damaged*: ``load`` and ``load_in`` raise
+    :class:`DamagedRecord` for it, ``create`` treats its id and channel as
+    taken, ``save`` and ``save_shown`` refuse it (False), ``channel_game``
+    still names it, ``claim_due`` skips and unschedules it, and
+    :meth:`discard` removes it.  No damaged record makes a call about
+    another game fail.
     """
 
     def create(self, game_id: str, data: bytes, *, channel: str, due: float | None = None) -> bool:
@@ -84,12 +143,14 @@ class Store(Protocol):
         ...
 
     def load(self, game_id: str) -> Stored | None:
-        """The game with its notes (one round trip), or None if unknown or expired."""
+        """The game with its notes (one round trip), or None if unknown or
+        expired.  Raises :class:`DamagedRecord` if its record is damaged."""
         ...
 
     def load_in(self, channel: str) -> Stored | None:
         """The game bound to ``channel`` with its notes (one round trip), or
-        None if no live game is bound to it."""
+        None if no live game is bound to it.  Raises :class:`DamagedRecord`
+        (with the game's id) if the game bound to it is damaged."""
         ...
 
     def save(
@@ -125,8 +186,21 @@ class Store(Protocol):
         """The id of the game bound to ``channel``, if any."""
         ...
 
+    def active_games(self) -> int:
+        """How many games hold a channel now (in a lobby or being played); for the
+        figures, not exact under concurrent changes."""
+        ...
+
     def release_channel(self, channel: str, game_id: str) -> None:
         """Unbind ``channel``, only if it is still bound to ``game_id``."""
+        ...
+
+    def discard(self, game_id: str, channel: str) -> None:
+        """Forget the game ``game_id`` at once, whatever state its record is
+        in (damaged or not): its data, notes and deadline, and its channel
+        binding; ``channel`` is unbound too if it is bound to this game (and
+        left alone if it is bound to another).  Its id and channel can be used
+        again right away.  Nothing happens if the game is unknown."""
         ...
 
     def schedule(self, game_id: str, due: float) -> None:
@@ -141,6 +215,9 @@ class Store(Protocol):
         """Take up to ``limit`` games whose deadline is at or before ``now``,
         earliest deadline first (ties by id).  Games that are gone (expired,
         or never created) are never returned.
+
+        Deadlines of damaged games are skipped and removed (the game itself
+        is left for :meth:`discard`); they never stop the others being claimed.
 
         Each claimed deadline moves to ``now + lease`` in the same atomic
         step, so no other worker claims it meanwhile; the claimer then

@@ -1,12 +1,27 @@
 """The Redis store: games shared by several workers on several hosts.
 
-Key layout (``prefix`` defaults to ``"ludo:"``)::
+Key layout: every key starts with the store's *base*, ``{prefix}{{tag}}:``,
+where ``prefix`` defaults to ``"ludo:"`` and the tag is the prefix without
+its colons (``ludo:{ludo}:``)::
 
-    {prefix}game:{id}        hash: rev, data (the bytes), channel, exp, tok,
-                             and the adapters' notes: shown (the bytes),
-                             srev (their revision; absent: no notes), stok
-    {prefix}chan:{channel}   string: the id of the game bound to the channel
-    {prefix}due              sorted set: game id -> deadline (Unix time)
+    {base}game:{id}        hash: rev, data (the bytes), channel, exp, tok,
+                           and the adapters' notes: shown (the bytes),
+                           srev (their revision; absent: no notes), stok
+    {base}chan:{channel}   string: the id of the game bound to the channel
+    {base}due              sorted set: game id -> deadline (Unix time)
+    {base}layout           "2": games under older key names were moved here
+
+The ``{tag}`` is a Redis Cluster hash tag: all keys of one store hash to one
+slot, so every script runs on Redis Cluster as on a single server.  Keys
+still start with the prefix (an ACL rule like ``~ludo:*`` keeps working).
+
+Before hash tags, keys were ``{prefix}game:{id}``, ``{prefix}chan:{channel}``
+and ``{prefix}due``.  The first store opened on a Redis without the
+``layout`` key moves every such game to the new names (its expiry, binding
+and deadline with it; see :func:`bot.store.redis_ops.migrate_old_keys`) and
+sets ``layout``; :meth:`RedisStore.migrate_old_keys` does it again on demand.
+Stop every worker of the older version before starting the new one: the two
+do not see each other's games.
 
 A game key and its channel key carry the store's ttl as a Redis expiry,
 set on create and renewed by every save (the channel key only while it is
@@ -19,59 +34,46 @@ touch the expiry.  A create deletes whatever an expired game with the same
 id left, notes included.  Deadlines of games that are gone are dropped by
 ``claim_due``.
 
-``create``, ``save``, ``save_shown``, ``load_in``, ``claim_due``,
-``channel_game`` and ``release_channel`` are Lua scripts, each atomic on
-the server; ``save`` sets or removes the deadline and releases the channel
-in the same script.  Each create and save also writes a random token
-(field ``tok``; ``stok`` for ``save_shown``): redis-py sends a command
-again after a connection error, and a write whose reply was lost then
-finds its own token and answers True instead of a false "someone else got
-there first".
-
-The scripts touch keys derived from values they read (the game a channel
-is bound to), so this store wants a single Redis server (with replicas if
-you like), not Redis Cluster.
+Everything but ``load`` is a Lua script, atomic on the server.  Each create
+and save also writes a random token (field ``tok``; ``stok`` for
+``save_shown``): redis-py sends a command once more after a connection error,
+and a write whose reply was lost then finds its own token and answers True
+instead of a false "someone else got there first".  Every call waits at
+most :data:`SOCKET_TIMEOUT` for an answer and is never sent again after a
+timeout.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
 import redis.exceptions
+import redis.sentinel
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
+from bot.metrics import STORE_ERRORS
+from bot.store import redis_ops as ops
 from bot.store import redis_scripts as lua
-from bot.store.base import DEFAULT_TTL, KEEP, Keep, Shown, Stored, StoreError
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Stored, StoreError, damaged
+from bot.store.redis_ops import CONNECT_TIMEOUT, SOCKET_TIMEOUT, client_options, redact
 
-#: seconds to wait for a connection to Redis, and for an answer
-CONNECT_TIMEOUT = 5.0
-SOCKET_TIMEOUT = 15.0
+__all__ = ["CONNECT_TIMEOUT", "SOCKET_TIMEOUT", "RedisStore", "redact"]
 
+#: the value of the ``layout`` key once older key names were looked for
+LAYOUT = b"2"
 
-def redact(url: str) -> str:
-    """``url`` without its password, fit for a log line or an error."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        if ":" in host:
-            host = f"[{host}]"
-        if parts.port is not None:
-            host = f"{host}:{parts.port}"
-        netloc = f"{parts.username or ''}:***@{host}"
-        return urlunsplit(parts._replace(netloc=netloc))
-    except ValueError:
-        return "<unparsable Redis URL>"
+log = logging.getLogger(__name__)
 
 
 class RedisStore:
-    """Games in Redis, shared by every worker that uses the same URL and prefix."""
+    """Games in Redis, shared by every worker that uses the same server and prefix."""
 
     def __init__(
         self,
@@ -81,35 +83,104 @@ class RedisStore:
         prefix: str = "ludo:",
         clock: Callable[[], float] = time.time,
     ) -> None:
-        if ttl <= 0:
-            raise ValueError(f"ttl must be positive, not {ttl!r}")
+        self._setup(ttl, prefix, clock)
         self.url = redact(url)
-        self.ttl = ttl
-        self.prefix = prefix
-        self._clock = clock
-        self._ttl_ms = max(1, round(ttl * 1000))
         try:
-            self._client: redis.Redis = redis.Redis.from_url(
-                url,
-                decode_responses=False,
-                socket_connect_timeout=CONNECT_TIMEOUT,
-                socket_timeout=SOCKET_TIMEOUT,
-            )
+            client = redis.Redis.from_url(url, **client_options())
         except ValueError as exc:
             raise StoreError(f"bad Redis URL {self.url!r}: {exc}") from exc
-        self._create = self._client.register_script(lua.CREATE)
-        self._save = self._client.register_script(lua.SAVE)
-        self._save_shown = self._client.register_script(lua.SAVE_SHOWN)
-        self._load_in = self._client.register_script(lua.LOAD_IN)
-        self._channel_game = self._client.register_script(lua.CHANNEL_GAME)
-        self._release = self._client.register_script(lua.RELEASE)
-        self._claim = self._client.register_script(lua.CLAIM)
+        self._connect(client)
+
+    @classmethod
+    def from_sentinel(
+        cls,
+        sentinels: list[tuple[str, int]],
+        master: str,
+        *,
+        password: str | None = None,
+        username: str | None = None,
+        sentinel_password: str | None = None,
+        db: int = 0,
+        ttl: float = DEFAULT_TTL,
+        prefix: str = "ludo:",
+        clock: Callable[[], float] = time.time,
+    ) -> RedisStore:
+        """The store on the master that Redis Sentinel names ``master``: the
+        sentinels at ``sentinels`` (host, port) are asked where it is, and
+        again after a failover.  ``password`` (and ``username``) log in to
+        Redis itself, ``sentinel_password`` to the sentinels.  Raises
+        StoreError (StoreUnavailable if no sentinel knows a reachable master)."""
+        if not sentinels:
+            raise StoreError("Redis Sentinel: no sentinel given")
+        self = cls.__new__(cls)
+        self._setup(ttl, prefix, clock)
+        hosts = ", ".join(f"{host}:{port}" for host, port in sentinels)
+        self.url = f"master {master!r} of Sentinel {hosts}"
+        sentinel_kwargs = {
+            "socket_connect_timeout": CONNECT_TIMEOUT,
+            "socket_timeout": SOCKET_TIMEOUT,
+            "retry": Retry(NoBackoff(), 0),
+            "password": sentinel_password,
+        }
+        watch = redis.sentinel.Sentinel(  # type: ignore[no-untyped-call]
+            list(sentinels), sentinel_kwargs=sentinel_kwargs
+        )
+        client: redis.Redis = watch.master_for(  # type: ignore[no-untyped-call]
+            master, password=password, username=username, db=db, **client_options()
+        )
+        self._sentinels = list(watch.sentinels)
+        self._connect(client)
+        return self
+
+    def _setup(self, ttl: float, prefix: str, clock: Callable[[], float]) -> None:
+        if ttl <= 0:
+            raise ValueError(f"ttl must be positive, not {ttl!r}")
+        if "{" in prefix or "}" in prefix:
+            raise ValueError(f"the key prefix {prefix!r} must not contain {{ or }}")
+        self.ttl = ttl
+        self.prefix = prefix
+        #: what every key starts with: the prefix and the hash tag
+        self.base = f"{prefix}{{{prefix.strip(':') or 'ludo'}}}:"
+        #: games moved from the older key names when this store opened
+        self.migrated = 0
+        self._clock = clock
+        self._ttl_ms = max(1, round(ttl * 1000))
+        self._notes: list[str] = []
+        self._sentinels: list[redis.Redis] = []
+
+    def _connect(self, client: redis.Redis) -> None:
+        self._client = client
+        reg = client.register_script
+        self._create, self._save, self._save_shown = (
+            reg(lua.CREATE),
+            reg(lua.SAVE),
+            reg(lua.SAVE_SHOWN),
+        )
+        self._load_in, self._channel_game = reg(lua.LOAD_IN), reg(lua.CHANNEL_GAME)
+        self._release, self._discard = reg(lua.RELEASE), reg(lua.DISCARD)
+        self._schedule, self._claim = reg(lua.SCHEDULE), reg(lua.CLAIM)
+        self._migrate = reg(lua.MIGRATE_GAME)
         try:
             with self._errors():  # fail at start-up, not at the first move
-                self._client.ping()
+                client.ping()
+                if client.get(self._key("layout")) != LAYOUT:
+                    self._migrate_once()
         except StoreError:
             self.close()
             raise
+
+    def _migrate_once(self) -> None:
+        try:
+            self.migrated = ops.migrate_old_keys(
+                self._client, self.prefix, self.base, self._migrate
+            )
+        except redis.exceptions.ResponseError as exc:  # SCAN not allowed (an ACL)
+            self._notes.append(
+                f"could not look for games stored by an older ludo-bot under "
+                f"{self.prefix}game:* at Redis {self.url} ({exc})"
+            )
+            return
+        self._client.set(self._key("layout"), LAYOUT)
 
     # -- plumbing ----------------------------------------------------------
 
@@ -118,21 +189,20 @@ class RedisStore:
         """Redis errors as StoreError, with a message an operator understands."""
         try:
             yield
-        except redis.exceptions.AuthenticationError as exc:
-            raise StoreError(f"Redis at {self.url} refused to log in: {exc}") from exc
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-            raise StoreError(f"cannot reach Redis at {self.url}: {exc}") from exc
         except redis.exceptions.RedisError as exc:
-            raise StoreError(f"Redis at {self.url} failed: {exc}") from exc
+            raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
+
+    def _key(self, kind: str, name: str = "") -> str:
+        return f"{self.base}{kind}{name}"
 
     def _game(self, game_id: str) -> str:
-        return f"{self.prefix}game:{game_id}"
+        return self._key("game:", game_id)
 
     def _chan(self, channel: str) -> str:
-        return f"{self.prefix}chan:{channel}"
+        return self._key("chan:", channel)
 
     def _due(self) -> str:
-        return f"{self.prefix}due"
+        return self._key("due")
 
     def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         with self._errors():
@@ -149,14 +219,14 @@ class RedisStore:
         now = self._clock()
         done = self._run(
             self._create,
-            [self._game(game_id), self._chan(channel)],
+            [self._game(game_id), self._chan(channel), self._due()],
             [
                 bytes(data),
                 channel,
                 repr(now),
                 repr(now + self.ttl),
                 self._ttl_ms,
-                self.prefix,
+                self.base,
                 game_id,
                 token,
                 "" if due is None else repr(float(due)),
@@ -165,24 +235,24 @@ class RedisStore:
         return bool(done)
 
     def load(self, game_id: str) -> Stored | None:
+        fields = ["rev", "data", "exp", "channel", "shown", "srev"]
         with self._errors():
-            rev, data, exp, shown, srev = self._client.hmget(
-                self._game(game_id), ["rev", "data", "exp", "shown", "srev"]
-            )
-        if rev is None or not isinstance(data, bytes) or exp is None:
-            return None
-        if float(exp) <= self._clock():
-            return None
-        return _stored(rev, data, shown, srev)
+            try:
+                found = self._client.hmget(self._game(game_id), fields)
+            except redis.exceptions.ResponseError as exc:
+                if str(exc).startswith("WRONGTYPE"):
+                    raise damaged(game_id, "its key holds no hash") from exc
+                raise
+        return ops.read_game(game_id, list(found), self._clock())
 
     def load_in(self, channel: str) -> Stored | None:
-        found = self._run(
-            self._load_in, [self._chan(channel)], [channel, repr(self._clock()), self.prefix]
-        )
+        found = self._run(self._load_in, [self._chan(channel)], [self.base])
         if not found:
             return None
-        rev, data, shown, srev = found
-        return _stored(rev, data, shown, srev)
+        game_id = bytes(found[0]).decode(errors="replace")
+        if found[1] == b"wrongtype":
+            raise damaged(game_id, "its key holds no hash")
+        return ops.read_game(game_id, list(found[2:]), self._clock(), channel)
 
     def save(
         self,
@@ -221,7 +291,7 @@ class RedisStore:
                 repr(now),
                 repr(now + self.ttl),
                 self._ttl_ms,
-                self.prefix,
+                self.base,
                 game_id,
                 token,
                 when,
@@ -243,36 +313,75 @@ class RedisStore:
 
     def channel_game(self, channel: str) -> str | None:
         found = self._run(
-            self._channel_game, [self._chan(channel)], [channel, repr(self._clock()), self.prefix]
+            self._channel_game, [self._chan(channel)], [channel, repr(self._clock()), self.base]
         )
-        return None if found is None else bytes(found).decode()
+        return None if found is None else bytes(found).decode(errors="replace")
+
+    def active_games(self) -> int:
+        with self._errors():
+            return sum(1 for _ in self._client.scan_iter(match=self._chan("*"), count=1000))
 
     def release_channel(self, channel: str, game_id: str) -> None:
         self._run(self._release, [self._chan(channel)], [game_id])
 
+    def discard(self, game_id: str, channel: str) -> None:
+        keys = [self._game(game_id), self._chan(channel), self._due()]
+        self._run(self._discard, keys, [game_id, self.base])
+
     def schedule(self, game_id: str, due: float) -> None:
-        with self._errors():
-            self._client.zadd(self._due(), {game_id: float(due)})
+        self._run(self._schedule, [self._due()], [game_id, repr(float(due))])
 
     def unschedule(self, game_id: str) -> None:
-        with self._errors():
-            self._client.zrem(self._due(), game_id)
+        self._run(self._schedule, [self._due()], [game_id, ""])
 
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         if limit <= 0:
             return []
-        ids = self._run(
+        out, bad, moved = self._run(
             self._claim,
             [self._due()],
-            [repr(float(now)), repr(self._clock()), repr(float(now + lease)), limit, self.prefix],
+            [repr(float(now)), repr(self._clock()), repr(float(now + lease)), limit, self.base],
         )
-        return [bytes(i).decode() for i in ids]
+        if moved:
+            STORE_ERRORS.labels(kind="damaged").inc()
+            log.warning(
+                "the deadlines key %s held no sorted set: moved it to %s:damaged "
+                "(the turn timers in it are lost)",
+                self._due(),
+                self._due(),
+            )
+        for game_id in bad:
+            STORE_ERRORS.labels(kind="damaged").inc()
+            log.warning(
+                "skipped and removed the turn deadline of damaged game %r",
+                bytes(game_id).decode(errors="replace"),
+            )
+        return [bytes(i).decode(errors="replace") for i in out]
 
     def close(self) -> None:
-        with suppress(redis.exceptions.RedisError):  # a broken connection: nothing to do
-            self._client.close()
+        for client in [self._client, *self._sentinels]:
+            with suppress(redis.exceptions.RedisError):  # a broken connection: nothing to do
+                client.close()
 
-    # -- extras ------------------------------------------------------------
+    # -- operations --------------------------------------------------------
+
+    def production_warnings(self) -> list[str]:
+        """One plain line for each reason this Redis may lose games: no
+        persistence (appendonly no and no save points), snapshots only, or a
+        maxmemory-policy that may evict keys (anything but noeviction: every
+        game key carries an expiry, so volatile-* policies evict them too);
+        a line saying what cannot be checked when CONFIG (or INFO) is not
+        allowed; and one if older keys could not be looked for.  Empty: all
+        is well.  Raises StoreUnavailable if Redis cannot be reached."""
+        with self._errors():
+            return ops.production_warnings(self._client, self.url) + self._notes
+
+    def migrate_old_keys(self) -> int:
+        """Move the games stored under the key names of ludo-bot before hash
+        tags to the current ones; the number moved.  Done on its own by the
+        first store opened on a Redis (see the module docstring)."""
+        with self._errors():
+            return ops.migrate_old_keys(self._client, self.prefix, self.base, self._migrate)
 
     def __enter__(self) -> RedisStore:
         return self
@@ -282,14 +391,6 @@ class RedisStore:
 
     def __repr__(self) -> str:
         return f"RedisStore({self.url!r}, ttl={self.ttl!r}, prefix={self.prefix!r})"
-
-
-def _stored(rev: Any, data: Any, shown: Any, srev: Any) -> Stored:
-    """A game read from its hash fields (srev missing or 0: no notes)."""
-    notes = None
-    if srev is not None and int(srev) > 0:
-        notes = Shown(data=bytes(shown or b""), rev=int(srev))
-    return Stored(data=bytes(data), rev=int(rev), shown=notes)
 
 
 def _token() -> str:

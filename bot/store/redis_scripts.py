@@ -1,151 +1,274 @@
-"""The Lua scripts of the Redis store, each atomic on the server (see :mod:`bot.store.redis`)."""
+"""The Lua scripts of the Redis store, each atomic on the server (see :mod:`bot.store.redis`).
 
-# Shared by the scripts: is the game at key k there and not past its exp?
-ALIVE = """
-local function alive(k, now)
-  local e = redis.call('HGET', k, 'exp')
-  return e ~= false and tonumber(e) > now
+Every key a script touches starts with the store's ``base`` (which carries
+the hash tag), so all of them hash to one Redis Cluster slot.  A script
+checks what it reads before it writes anything (a script that fails half
+way keeps its writes): a damaged game record makes it answer "no" for that
+game, never fail.
+"""
+
+# Shared by the scripts.
+#
+# num(s): s as a finite number if it is written as one (as Python writes a
+# float), else nil.  The Python side (bot.store.redis_ops.number) reads the
+# same way.
+#
+# state(k, now): what the game hash at k is at time now: 'gone' (no game,
+# or past its exp), 'bad' (a record this store cannot read) or 'ok'; and its
+# fields {rev, data, exp, channel, srev, tok, stok} ({} if k is no hash).
+#
+# fix_due(k): the deadlines key, moved aside (to k .. ':damaged') if
+# something other than a sorted set took its place; 1 if it was moved.
+HELPERS = """
+local function num(s)
+  if type(s) ~= 'string' then return nil end
+  if not (string.match(s, '^%-?%d+%.?%d*$') or string.match(s, '^%-?%d+%.?%d*[eE][%+%-]?%d+$')) then
+    return nil
+  end
+  local n = tonumber(s)
+  if n == nil or n ~= n or n == math.huge or n == -math.huge then return nil end
+  return n
+end
+local function state(k, now)
+  local g = redis.pcall('HMGET', k, 'rev', 'data', 'exp', 'channel', 'srev', 'tok', 'stok')
+  if g['err'] then return 'bad', {} end
+  if not g[1] and not g[2] and not g[3] then return 'gone', g end
+  local e = num(g[3])
+  if not e then return 'bad', g end
+  if e <= now then return 'gone', g end
+  if not g[1] or not string.match(g[1], '^%d+$') or tonumber(g[1]) < 1 then return 'bad', g end
+  if not g[2] or not g[4] then return 'bad', g end
+  if g[5] and not string.match(g[5], '^%d+$') then return 'bad', g end
+  return 'ok', g
+end
+local function fix_due(k)
+  local t = redis.call('TYPE', k)['ok']
+  if t ~= 'zset' and t ~= 'none' then
+    redis.call('RENAME', k, k .. ':damaged')
+    return 1
+  end
+  return 0
 end
 """
 
-# KEYS: game key, channel key
-# ARGV: data, channel, now, exp, ttl_ms, prefix, game_id, token, due ('' for none)
+# KEYS: game key, channel key, due key
+# ARGV: data, channel, now, exp, ttl_ms, base, game_id, token, due ('' for none)
 CREATE = (
-    ALIVE
+    HELPERS
     + """
--- this very create, sent again after its reply was lost: it was done
-if redis.call('HGET', KEYS[1], 'tok') == ARGV[8] then return 1 end
 local now = tonumber(ARGV[3])
-if alive(KEYS[1], now) then return 0 end
-local bound = redis.call('GET', KEYS[2])
-if bound then
-  local bk = ARGV[6] .. 'game:' .. bound
-  if alive(bk, now) and redis.call('HGET', bk, 'channel') == ARGV[2] then return 0 end
+local st, g = state(KEYS[1], now)
+if st == 'ok' then
+  -- this very create, sent again after its reply was lost: it was done
+  if g[6] == ARGV[8] then return 1 end
+  return 0
 end
--- leftovers of an expired game with this id: its channel binding, notes and deadline
-local old = redis.call('HGET', KEYS[1], 'channel')
-if old and old ~= ARGV[2] then
-  local ok = ARGV[6] .. 'chan:' .. old
-  if redis.call('GET', ok) == ARGV[7] then redis.call('DEL', ok) end
+if st == 'bad' then return 0 end
+local bound = redis.pcall('GET', KEYS[2])
+if type(bound) == 'string' then
+  local bst, bg = state(ARGV[6] .. 'game:' .. bound, now)
+  if bst == 'ok' and bg[4] == ARGV[2] then return 0 end
+  if bst == 'bad' and (not bg[4] or bg[4] == ARGV[2]) then return 0 end
 end
+-- leftovers of an expired game with this id: its channel binding (its notes
+-- and deadline go below)
+if g[4] and g[4] ~= ARGV[2] then
+  local ok = ARGV[6] .. 'chan:' .. g[4]
+  if redis.pcall('GET', ok) == ARGV[7] then redis.call('DEL', ok) end
+end
+fix_due(KEYS[3])
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'rev', '1', 'data', ARGV[1], 'channel', ARGV[2], 'exp', ARGV[4],
            'tok', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('SET', KEYS[2], ARGV[7], 'PX', ARGV[5])
 if ARGV[9] == '' then
-  redis.call('ZREM', ARGV[6] .. 'due', ARGV[7])
+  redis.call('ZREM', KEYS[3], ARGV[7])
 else
-  redis.call('ZADD', ARGV[6] .. 'due', ARGV[9], ARGV[7])
+  redis.call('ZADD', KEYS[3], ARGV[9], ARGV[7])
 end
 return 1
 """
 )
 
 # KEYS: game key, due key
-# ARGV: rev, data, now, exp, ttl_ms, prefix, game_id, token,
+# ARGV: rev, data, now, exp, ttl_ms, base, game_id, token,
 #       due ('keep', 'none' or the deadline), release ('1' or '0')
-SAVE = """
-local cur = redis.call('HMGET', KEYS[1], 'rev', 'exp', 'channel', 'tok')
-if not cur[1] or not cur[2] then return 0 end
+SAVE = (
+    HELPERS
+    + """
+local st, g = state(KEYS[1], tonumber(ARGV[3]))
+if st ~= 'ok' then return 0 end
 -- this very save, sent again after its reply was lost: it was done
-if cur[4] == ARGV[8] and tonumber(cur[1]) == tonumber(ARGV[1]) + 1 then return 1 end
-if tonumber(cur[2]) <= tonumber(ARGV[3]) then return 0 end
-if cur[1] ~= ARGV[1] then return 0 end
+if g[6] == ARGV[8] and tonumber(g[1]) == tonumber(ARGV[1]) + 1 then return 1 end
+if g[1] ~= ARGV[1] then return 0 end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'exp', ARGV[4], 'tok', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-if cur[3] then
-  local ck = ARGV[6] .. 'chan:' .. cur[3]
-  if redis.call('GET', ck) == ARGV[7] then
-    if ARGV[10] == '1' then
-      redis.call('DEL', ck)
-    else
-      redis.call('PEXPIRE', ck, ARGV[5])
-    end
+local ck = ARGV[6] .. 'chan:' .. g[4]
+if redis.pcall('GET', ck) == ARGV[7] then
+  if ARGV[10] == '1' then
+    redis.call('DEL', ck)
+  else
+    redis.call('PEXPIRE', ck, ARGV[5])
   end
 end
-if ARGV[9] == 'none' then
-  redis.call('ZREM', KEYS[2], ARGV[7])
-elseif ARGV[9] ~= 'keep' then
-  redis.call('ZADD', KEYS[2], ARGV[9], ARGV[7])
+if ARGV[9] ~= 'keep' then
+  fix_due(KEYS[2])
+  if ARGV[9] == 'none' then
+    redis.call('ZREM', KEYS[2], ARGV[7])
+  else
+    redis.call('ZADD', KEYS[2], ARGV[9], ARGV[7])
+  end
 end
 return 1
 """
+)
 
 # KEYS: game key
 # ARGV: rev (of the notes), data, now, token
-SAVE_SHOWN = """
-local cur = redis.call('HMGET', KEYS[1], 'exp', 'srev', 'stok')
-if not cur[1] or tonumber(cur[1]) <= tonumber(ARGV[3]) then return 0 end
-local srev = tonumber(cur[2] or '0')
+SAVE_SHOWN = (
+    HELPERS
+    + """
+local st, g = state(KEYS[1], tonumber(ARGV[3]))
+if st ~= 'ok' then return 0 end
+local srev = tonumber(g[5] or '0')
 -- this very write, sent again after its reply was lost: it was done
-if cur[3] == ARGV[4] and srev == tonumber(ARGV[1]) + 1 then return 1 end
+if g[7] == ARGV[4] and srev == tonumber(ARGV[1]) + 1 then return 1 end
 if srev ~= tonumber(ARGV[1]) then return 0 end
 -- HSET keeps the key's expiry: the notes do not renew the game
 redis.call('HSET', KEYS[1], 'shown', ARGV[2], 'srev', tostring(srev + 1), 'stok', ARGV[4])
 return 1
 """
+)
 
 # KEYS: channel key
-# ARGV: channel, now, prefix
-# The game bound to the channel as {rev, data, shown, srev}, or false.
+# ARGV: base
+# false (nothing bound), {id, 'wrongtype'} (the game key is no hash), or
+# {id, 'hash', rev, data, exp, channel, shown, srev}: read by the Python side.
 LOAD_IN = """
-local id = redis.call('GET', KEYS[1])
-if not id then return false end
-local g = redis.call('HMGET', ARGV[3] .. 'game:' .. id,
-                     'rev', 'data', 'exp', 'channel', 'shown', 'srev')
-if not g[1] or not g[2] or not g[3] or tonumber(g[3]) <= tonumber(ARGV[2]) then return false end
-if g[4] ~= ARGV[1] then return false end
-return {g[1], g[2], g[5] or '', g[6] or '0'}
+local id = redis.pcall('GET', KEYS[1])
+if type(id) ~= 'string' then return false end
+local g = redis.pcall('HMGET', ARGV[1] .. 'game:' .. id,
+                      'rev', 'data', 'exp', 'channel', 'shown', 'srev')
+if g['err'] then return {id, 'wrongtype'} end
+return {id, 'hash', g[1], g[2], g[3], g[4], g[5], g[6]}
 """
 
 # KEYS: channel key
-# ARGV: channel, now, prefix
+# ARGV: channel, now, base
 CHANNEL_GAME = (
-    ALIVE
+    HELPERS
     + """
-local id = redis.call('GET', KEYS[1])
-if not id then return false end
-local gk = ARGV[3] .. 'game:' .. id
-if alive(gk, tonumber(ARGV[2])) and redis.call('HGET', gk, 'channel') == ARGV[1] then
-  return id
-end
+local id = redis.pcall('GET', KEYS[1])
+if type(id) ~= 'string' then return false end
+local st, g = state(ARGV[3] .. 'game:' .. id, tonumber(ARGV[2]))
+if st == 'ok' and g[4] == ARGV[1] then return id end
+if st == 'bad' and (not g[4] or g[4] == ARGV[1]) then return id end
 return false
 """
 )
 
 # KEYS: channel key
 # ARGV: game_id
+# (a channel key that is not a string is no binding at all: it goes)
 RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+local b = redis.pcall('GET', KEYS[1])
+if b == ARGV[1] or type(b) == 'table' then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+# KEYS: game key, channel key, due key
+# ARGV: game_id, base
+DISCARD = """
+local ch = redis.pcall('HGET', KEYS[1], 'channel')
+if type(ch) == 'string' then
+  local ck = ARGV[2] .. 'chan:' .. ch
+  if ck ~= KEYS[2] and redis.pcall('GET', ck) == ARGV[1] then redis.call('DEL', ck) end
+end
+local b = redis.pcall('GET', KEYS[2])
+if b == ARGV[1] or type(b) == 'table' then redis.call('DEL', KEYS[2]) end
+redis.call('DEL', KEYS[1])
+if redis.call('TYPE', KEYS[3])['ok'] == 'zset' then redis.call('ZREM', KEYS[3], ARGV[1]) end
 return 1
 """
 
 # KEYS: due key
-# ARGV: now (deadlines), clock now (expiry), new score (now + lease), limit, prefix
-CLAIM = (
-    ALIVE
+# ARGV: game_id, due ('' to remove the deadline)
+SCHEDULE = (
+    HELPERS
     + """
+fix_due(KEYS[1])
+if ARGV[2] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+end
+return 1
+"""
+)
+
+# KEYS: due key
+# ARGV: now (deadlines), clock now (expiry), new score (now + lease), limit, base
+# {claimed ids, ids of damaged games skipped, 1 if the due key was moved aside}
+CLAIM = (
+    HELPERS
+    + """
+local moved = fix_due(KEYS[1])
 local now = tonumber(ARGV[2])
 local limit = tonumber(ARGV[4])
-local out, dead = {}, {}
+local out, dead, bad = {}, {}, {}
 local offset = 0
 while #out < limit do
   local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', offset, limit)
   if #ids == 0 then break end
   for _, id in ipairs(ids) do
     if #out >= limit then break end
-    if alive(ARGV[5] .. 'game:' .. id, now) then
+    local st = state(ARGV[5] .. 'game:' .. id, now)
+    if st == 'ok' then
       out[#out + 1] = id
     else
       dead[#dead + 1] = id
+      if st == 'bad' then bad[#bad + 1] = id end
     end
   end
   offset = offset + #ids
 end
 for _, id in ipairs(dead) do redis.call('ZREM', KEYS[1], id) end
 for _, id in ipairs(out) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
-return out
+return {out, bad, moved}
 """
 )
+
+# Moving one game from the key names of ludo-bot before hash tags (one
+# server only: these keys hash to several slots).
+# KEYS: old game key, new game key, old due key, new due key
+# ARGV: game_id, old channel key prefix, new channel key prefix
+# 1 if moved, 0 if there was nothing to move or a game with the id is there already.
+MIGRATE_GAME = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local ch = redis.pcall('HGET', KEYS[1], 'channel')
+local oc = nil
+if type(ch) == 'string' and redis.pcall('GET', ARGV[2] .. ch) == ARGV[1] then
+  oc = ARGV[2] .. ch
+end
+local score = nil
+if redis.call('TYPE', KEYS[3])['ok'] == 'zset' then
+  score = redis.call('ZSCORE', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  -- a game with this id under the new names is the live one
+  redis.call('DEL', KEYS[1])
+  if oc then redis.call('DEL', oc) end
+  return 0
+end
+redis.call('RENAME', KEYS[1], KEYS[2])
+if oc then
+  local nc = ARGV[3] .. ch
+  if redis.call('EXISTS', nc) == 0 then redis.call('RENAME', oc, nc) else redis.call('DEL', oc) end
+end
+local t = redis.call('TYPE', KEYS[4])['ok']
+if score and (t == 'zset' or t == 'none') then redis.call('ZADD', KEYS[4], score, ARGV[1]) end
+return 1
+"""

@@ -22,53 +22,57 @@ invisible at once and are deleted (with orphaned deadlines) by
 :meth:`SqliteStore.purge`, which ``create`` and ``claim_due`` call every
 :data:`PURGE_EVERY` seconds.  ``save`` with a deadline or a release is one
 transaction; without, one UPDATE.
+
+Every statement waits at most :data:`BUSY_TIMEOUT` for another connection's
+lock.  New files use ``auto_vacuum=INCREMENTAL`` (an older file is switched
+with one VACUUM when it is opened, if it is small), and each purge that
+deleted games gives the freed pages back to the file system.
+:meth:`SqliteStore.backup` copies the live database.  A row the store cannot
+read (a revision, expiry or deadline that is not a number, data that is not
+bytes) is a damaged game: see :class:`bot.store.base.DamagedRecord`.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
-from bot.store.base import DEFAULT_TTL, KEEP, Keep, Shown, Stored, StoreError
+from bot.store import sqlite_ops as ops
+from bot.store.base import DEFAULT_TTL, KEEP, DamagedRecord, Keep, Stored, StoreError, damaged
+from bot.store.sqlite_ops import BUSY_TIMEOUT
+from bot.store.sqlite_schema import SCHEMA_VERSION, set_up
 
-#: seconds a statement waits for another connection's write lock before failing
-BUSY_TIMEOUT = 15.0
+__all__ = ["BUSY_TIMEOUT", "PURGE_EVERY", "SCHEMA_VERSION", "SqliteStore"]
+
 #: seconds between purges of expired games (by the store's clock)
 PURGE_EVERY = 600.0
 
-SCHEMA_VERSION = 2
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id      TEXT PRIMARY KEY,
-    rev     INTEGER NOT NULL,
-    data    BLOB NOT NULL,
-    channel TEXT UNIQUE,
-    expires REAL NOT NULL,
-    shown   BLOB,
-    srev    INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_expires ON games (expires);
-CREATE TABLE IF NOT EXISTS deadlines (
-    game_id TEXT PRIMARY KEY,
-    due     REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS deadlines_due ON deadlines (due, game_id);
-"""
-#: columns added since schema version 1, added to such a file on opening
-_ADDED_COLUMNS = {
-    "shown": "ALTER TABLE games ADD COLUMN shown BLOB",
-    "srev": "ALTER TABLE games ADD COLUMN srev INTEGER NOT NULL DEFAULT 0",
-}
-#: the columns ``load`` and ``load_in`` read, for :func:`_stored`
-_GAME = "data, rev, shown, srev"
+log = logging.getLogger(__name__)
+
+#: the columns ``load`` and ``load_in`` read, for :func:`bot.store.sqlite_ops.read_row`
+_GAME = "id, data, rev, shown, srev, expires"
+#: a row the store can read (a damaged one holds text where numbers belong, ...):
+#: the same rules as :func:`bot.store.sqlite_ops.read_row`
+_READABLE = (
+    "typeof(rev) = 'integer' AND rev >= 1 AND typeof(data) = 'blob'"
+    " AND typeof(srev) = 'integer' AND srev >= 0 AND (shown IS NULL OR typeof(shown) = 'blob')"
+    " AND typeof(expires) IN ('integer', 'real') AND expires BETWEEN -1e308 AND 1e308"
+)
 
 
 class SqliteStore:
-    """Games in an SQLite file (or ``":memory:"``, private to this store)."""
+    """Games in an SQLite file (or ``":memory:"``, private to this store).
+
+    Opening refuses, with a one-line StoreError naming the path and what to
+    fix, a folder that does not exist (it is not created), is not a folder
+    or cannot be written, a file that is read-only, is no database or has a
+    newer schema; a rolled-back write at open proves the file writable.  A
+    first open that fails leaves no file behind."""
 
     def __init__(
         self,
@@ -84,20 +88,15 @@ class SqliteStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._last_purge = float("-inf")
+        self._vacuum_due = False
         self._closed = False
         self._conn = self._open(path)
 
     # -- opening -----------------------------------------------------------
 
     def _open(self, path: str) -> sqlite3.Connection:
-        if path != ":memory:":
-            parent = os.path.dirname(os.path.abspath(path))
-            if not os.path.isdir(parent):
-                raise StoreError(
-                    f"cannot open SQLite database {path!r}: directory {parent!r} does not exist"
-                )
-            if os.path.isdir(path):
-                raise StoreError(f"cannot open SQLite database {path!r}: it is a directory")
+        memory = path == ":memory:"
+        existed = memory or ops.check_path(path)
         try:
             conn = sqlite3.connect(
                 path,
@@ -106,51 +105,17 @@ class SqliteStore:
                 check_same_thread=False,  # shared by threads under self._lock
             )
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open SQLite database {path!r}: {exc}") from exc
+            raise ops.open_failure(path, exc) from exc
         try:
-            self._setup(conn)
-        except sqlite3.Error as exc:
+            set_up(conn, path)
+        except (sqlite3.Error, StoreError) as exc:
             conn.close()
-            raise StoreError(f"cannot open SQLite database {path!r}: {exc}") from exc
-        except StoreError:
-            conn.close()
-            raise
-        return conn
-
-    def _setup(self, conn: sqlite3.Connection) -> None:
-        # Reading the header first turns "not a database" into an error here.
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"SQLite database {self.path!r} has schema version {version}; "
-                f"this ludo-bot knows version {SCHEMA_VERSION} at most (upgrade ludo-bot)"
-            )
-        if self.path != ":memory:":
-            mode = _set_wal(conn)
-            if mode.lower() != "wal":
-                raise StoreError(
-                    f"SQLite database {self.path!r} cannot use WAL journal mode "
-                    f"(got {mode!r}); is it on a network file system?"
-                )
-        conn.execute("PRAGMA synchronous=NORMAL")  # durable enough with WAL, much faster
-        if version < SCHEMA_VERSION:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                # a version 1 file: its games table (kept by CREATE IF NOT
-                # EXISTS) lacks the notes columns.  Checked under the write
-                # lock, as another process may have just added them.
-                have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-                for column, statement in _ADDED_COLUMNS.items():
-                    if column not in have:
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            except BaseException:
-                conn.execute("ROLLBACK")
+            if not existed:
+                ops.remove_new(path)
+            if isinstance(exc, StoreError):
                 raise
-            conn.execute("COMMIT")
+            raise ops.open_failure(path, exc) from exc
+        return conn
 
     # -- plumbing ----------------------------------------------------------
 
@@ -163,7 +128,7 @@ class SqliteStore:
             try:
                 yield self._conn
             except sqlite3.Error as exc:
-                raise StoreError(f"SQLite database {self.path!r} failed: {exc}") from exc
+                raise ops.translate(exc, self.path) from exc
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -177,6 +142,20 @@ class SqliteStore:
                     conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            if self._vacuum_due:
+                self._vacuum(conn)
+
+    def _vacuum(self, conn: sqlite3.Connection) -> None:
+        """Give the pages freed by a purge back to the file system: move them
+        to the end and cut the file (outside any transaction: executescript
+        commits), then copy the log into the file and empty it (this waits up
+        to BUSY_TIMEOUT for other processes' readers).  Best effort: if
+        another connection holds the lock, the next purge does it."""
+        self._vacuum_due = False
+        if self.path == ":memory:":
+            return
+        with suppress(sqlite3.OperationalError):
+            conn.executescript("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
 
     def _maybe_purge(self, conn: sqlite3.Connection, now: float) -> None:
         if now - self._last_purge >= PURGE_EVERY:
@@ -186,6 +165,8 @@ class SqliteStore:
         gone = conn.execute("DELETE FROM games WHERE expires <= ?", (now,)).rowcount
         conn.execute("DELETE FROM deadlines WHERE game_id NOT IN (SELECT id FROM games)")
         self._last_purge = now
+        if conn.execute("PRAGMA freelist_count").fetchone()[0] > 0:
+            self._vacuum_due = True
         return gone
 
     # -- the Store protocol ------------------------------------------------
@@ -195,7 +176,7 @@ class SqliteStore:
             now = self._clock()
             self._maybe_purge(conn, now)
             # An expired game holding this id or channel is gone: drop its row
-            # (and with it its notes).
+            # (and with it its notes).  A damaged one holds them.
             conn.execute(
                 "DELETE FROM games WHERE (id = ? OR channel = ?) AND expires <= ?",
                 (game_id, channel, now),
@@ -214,19 +195,15 @@ class SqliteStore:
 
     def load(self, game_id: str) -> Stored | None:
         with self._use() as conn:
-            row = conn.execute(
-                f"SELECT {_GAME} FROM games WHERE id = ? AND expires > ?",
-                (game_id, self._clock()),
-            ).fetchone()
-        return _stored(row)
+            row = conn.execute(f"SELECT {_GAME} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else ops.read_row(str(row[0]), row[1:], self._clock())
 
     def load_in(self, channel: str) -> Stored | None:
         with self._use() as conn:
             row = conn.execute(
-                f"SELECT {_GAME} FROM games WHERE channel = ? AND expires > ?",
-                (channel, self._clock()),
+                f"SELECT {_GAME} FROM games WHERE channel = ?", (channel,)
             ).fetchone()
-        return _stored(row)
+        return None if row is None else ops.read_row(str(row[0]), row[1:], self._clock())
 
     def save(
         self,
@@ -254,7 +231,7 @@ class SqliteStore:
         cur = conn.execute(
             "UPDATE games SET data = ?, rev = rev + 1, expires = ?,"
             " channel = CASE WHEN ? THEN NULL ELSE channel END"
-            " WHERE id = ? AND rev = ? AND expires > ?",
+            f" WHERE id = ? AND rev = ? AND expires > ? AND {_READABLE}",
             (bytes(data), now + self.ttl, bool(release), game_id, rev, now),
         )
         return cur.rowcount == 1
@@ -262,8 +239,8 @@ class SqliteStore:
     def save_shown(self, game_id: str, data: bytes, rev: int) -> bool:
         with self._use() as conn:
             cur = conn.execute(
-                "UPDATE games SET shown = ?, srev = srev + 1"
-                " WHERE id = ? AND srev = ? AND expires > ?",
+                "UPDATE games SET shown = ?, srev = srev + 1 WHERE id = ? AND srev = ?"
+                f" AND expires > ? AND {_READABLE}",
                 (bytes(data), game_id, rev, self._clock()),
             )
             return cur.rowcount == 1
@@ -271,16 +248,31 @@ class SqliteStore:
     def channel_game(self, channel: str) -> str | None:
         with self._use() as conn:
             row = conn.execute(
-                "SELECT id FROM games WHERE channel = ? AND expires > ?",
-                (channel, self._clock()),
+                "SELECT id, expires FROM games WHERE channel = ?", (channel,)
             ).fetchone()
-        return None if row is None else str(row[0])
+        if row is None or (ops.is_number(row[1]) and row[1] <= self._clock()):
+            return None
+        return str(row[0])  # a damaged game holds its channel until discarded
+
+    def active_games(self) -> int:
+        with self._use() as conn:
+            row = conn.execute(
+                "SELECT COUNT(*) FROM games WHERE channel IS NOT NULL AND expires > ?",
+                (self._clock(),),
+            ).fetchone()
+        return int(row[0])
 
     def release_channel(self, channel: str, game_id: str) -> None:
         with self._use() as conn:
             conn.execute(
                 "UPDATE games SET channel = NULL WHERE id = ? AND channel = ?", (game_id, channel)
             )
+
+    def discard(self, game_id: str, channel: str) -> None:
+        # the channel binding is a column of the game's row: it goes with it
+        with self._write() as conn:
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            conn.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
 
     def schedule(self, game_id: str, due: float) -> None:
         with self._use() as conn:
@@ -293,10 +285,12 @@ class SqliteStore:
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         if limit <= 0:
             return []
+        # due <= now, or not a number at all (text and blobs sort after numbers)
+        due = "d.due <= ? OR d.due >= ''"
         with self._use() as conn:
             # A cheap look without the write lock first: usually nothing is due.
             nothing_due = (
-                conn.execute("SELECT 1 FROM deadlines WHERE due <= ? LIMIT 1", (now,)).fetchone()
+                conn.execute(f"SELECT 1 FROM deadlines AS d WHERE {due} LIMIT 1", (now,)).fetchone()
                 is None
             )
             if nothing_due and self._clock() - self._last_purge < PURGE_EVERY:
@@ -304,17 +298,43 @@ class SqliteStore:
         with self._write() as conn:
             clock_now = self._clock()
             self._maybe_purge(conn, clock_now)
-            rows = conn.execute(
-                "SELECT d.game_id FROM deadlines AS d JOIN games AS g ON g.id = d.game_id"
-                " WHERE d.due <= ? AND g.expires > ? ORDER BY d.due, d.game_id LIMIT ?",
-                (now, clock_now, limit),
-            ).fetchall()
-            ids = [str(row[0]) for row in rows]
+            ids: list[str] = []
+            while len(ids) < limit:
+                # the ones taken so far come first (those dropped before them are gone)
+                rows = conn.execute(
+                    "SELECT d.game_id, d.due, g.id, g.data, g.rev, g.shown, g.srev, g.expires FROM"
+                    f" deadlines AS d LEFT JOIN games AS g ON g.id = d.game_id WHERE {due}"
+                    " ORDER BY d.due, d.game_id LIMIT ? OFFSET ?",
+                    (now, limit - len(ids), len(ids)),
+                ).fetchall()
+                drop = [row[0] for row in rows if not self._claimable(row, clock_now)]
+                ids += [row[0] for row in rows if row[0] not in drop]
+                conn.executemany("DELETE FROM deadlines WHERE game_id = ?", [(i,) for i in drop])
+                if not drop:
+                    break
             conn.executemany(
                 "UPDATE deadlines SET due = ? WHERE game_id = ?",
                 [(now + lease, game_id) for game_id in ids],
             )
-            return ids
+            return [str(i) for i in ids]
+
+    def _claimable(self, row: tuple[object, ...], now: float) -> bool:
+        """Whether a row of ``claim_due``'s query is a live game to claim; a
+        damaged game or deadline is logged (its deadline is then dropped)."""
+        game_id, due, found = str(row[0]), row[1], row[2]
+        if found is None:
+            return False  # the game is gone
+        try:
+            if ops.read_row(game_id, row[3:], now) is None:
+                return False  # expired
+        except DamagedRecord as exc:
+            log.warning("skipped and removed the turn deadline of a damaged game: %s", exc)
+            return False
+        if not ops.is_number(due):
+            damaged(game_id, f"its deadline {due!r} is not a number")  # counted
+            log.warning("removed the deadline of game %r: %r is not a number", game_id, due)
+            return False
+        return True
 
     def close(self) -> None:
         with self._lock:
@@ -323,6 +343,22 @@ class SqliteStore:
                 self._conn.close()
 
     # -- extras ------------------------------------------------------------
+
+    def backup(self, target_path: str) -> None:
+        """Copy the live database, every game with it, to the file
+        ``target_path`` with SQLite's online backup (others may keep playing
+        meanwhile): a single file that opens as a store.  The copy is written
+        beside the target and renamed into place, so the target is whole or
+        untouched.  An existing target is replaced only if it is an SQLite
+        database that is not open.  Raises StoreError (one line, naming the
+        path) if it cannot be done."""
+        target = os.path.abspath(target_path)
+        ops.check_backup_target(target, self.path)
+        try:
+            with self._use() as conn:
+                ops.copy_database(conn, target)
+        except OSError as exc:
+            raise StoreError(f"cannot back up to {target!r}: {exc.strerror or exc}") from exc
 
     def purge(self) -> int:
         """Delete expired games and deadlines of games that are gone; the
@@ -351,26 +387,3 @@ def _set_due(conn: sqlite3.Connection, game_id: str, due: float | Keep | None) -
             " ON CONFLICT (game_id) DO UPDATE SET due = excluded.due",
             (game_id, float(due)),
         )
-
-
-def _stored(row: tuple[bytes, int, bytes | None, int] | None) -> Stored | None:
-    """A row of ``SELECT {_GAME}`` as a Stored (None for no row)."""
-    if row is None:
-        return None
-    data, rev, shown, srev = row
-    notes = None if not srev else Shown(data=bytes(shown or b""), rev=int(srev))
-    return Stored(data=bytes(data), rev=int(rev), shown=notes)
-
-
-def _set_wal(conn: sqlite3.Connection) -> str:
-    """Switch to the WAL journal (a no-op once the file is in WAL mode); the
-    journal mode now.  The switch needs a moment alone with the file and does
-    not wait for it like other statements, so try again for a while."""
-    deadline = time.monotonic() + BUSY_TIMEOUT
-    while True:
-        try:
-            return str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)

@@ -1,6 +1,7 @@
 """Discord (discord.py): the ``/ludo`` commands and the game buttons."""
 
-from .adapter import PREFIX, AdapterError, DiscordAdapter, channel_key, user_of
+from ..faults import AdapterError
+from .adapter import PREFIX, DiscordAdapter, channel_key, user_of
 from .client import DiscordSettings, GameButton, LudoClient
 from .screen import ChannelScreen, InteractionScreen, clean, describe, fields
 from .translator import LudoTranslator

@@ -7,6 +7,10 @@ refused, or what a command did) and a table view that the reconciler brings
 into the channel: a press whose table is edited in place is answered by that
 edit, everything else goes through the channel's REST.  No rule and no game
 state lives here.
+
+A command or press that fails (the game store unreachable) is still answered,
+privately, within Discord's three seconds; a connection that ends for good (the
+token reset, intents disallowed) is reported by :meth:`DiscordAdapter.failed`.
 """
 
 from __future__ import annotations
@@ -33,8 +37,10 @@ from ...present import (
 )
 from ...present.view import move_label
 from ...service import GameService, Outcome
+from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
 from ..reconcile import Reconciler
 from .client import DiscordSettings, LudoClient, point_to
+from .connection import connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe
 from .translator import asker_language as language
 
@@ -46,10 +52,6 @@ PREFIX = "dc:"
 QUICK = 2.0
 #: how long ``stop`` lets the interactions being handled finish
 DRAIN = 10.0
-
-
-class AdapterError(Exception):
-    """Discord cannot be used (bad token, unreachable): one line for the operator."""
 
 
 def user_of(member: discord.abc.User) -> User:
@@ -81,9 +83,13 @@ class DiscordAdapter:
         self.client = LudoClient(self, settings)
         self.reconciler = Reconciler(service)
         self._task: asyncio.Task[None] | None = None
-        self._handling = 0
+        self._working = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        #: the error that ended the connection for good (see :meth:`failed`)
+        self.fatal = Fatal()
+        self.faults = FaultLog(log)
+        self._stopping = False
 
     # -- running ----------------------------------------------------------
 
@@ -104,18 +110,40 @@ class DiscordAdapter:
         )
         if ready not in done:
             ready.cancel()
-            failed = self._task.exception() if self._task in done else None
+            if self._task in done:
+                error = fatal_error(self._task.exception())
+            else:
+                error = AdapterError(
+                    f"Discord's gateway was not ready within {ready_timeout:g} s "
+                    "(check DISCORD_GATEWAY_URL, if set, and the network)"
+                )
             await self.stop()
-            raise AdapterError(f"Discord gateway: {failed or 'not ready in time'}") from None
+            raise error from None
+        self._task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """The connection ended: unless the bot is stopping, for good (a token reset,
+        intents disallowed): :meth:`failed` says why."""
+        connected(False)
+        if self._stopping:
+            return
+        error = None if task.cancelled() else task.exception()
+        self.fatal.set(fatal_error(error))
+
+    async def failed(self) -> AdapterError:
+        """Wait until the connection to Discord ended for good; why, in one line."""
+        return await self.fatal.wait()
 
     async def stop(self) -> None:
         """Let the interactions being handled finish (a little while), then disconnect."""
+        self._stopping = True
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.quiet(), DRAIN)
         await self.client.close()
         if self._task is not None:
             with contextlib.suppress(Exception):  # closing anyway
                 await asyncio.wait_for(self._task, 10)
+        connected(False)
 
     async def quiet(self) -> None:
         """Wait until no interaction (or timer's move) is being handled."""
@@ -125,12 +153,16 @@ class DiscordAdapter:
         return bool(channel) and str(channel).startswith(PREFIX)
 
     async def show(self, outcome: Outcome) -> None:
-        """Bring the channel of the outcome's game to its newest view (a turn timer ran out)."""
-        game = outcome.game
-        if game is None or not self.owns(game.channel):
+        """Bring the channel of the outcome's game to its newest view (a turn timer ran out),
+        or tell it its damaged game is gone (the channel is free again)."""
+        channel = outcome.channel
+        if channel is None or not self.owns(channel):
             return
         async with self._busy():
-            screen = ChannelScreen(self.client, int(game.channel[len(PREFIX) :]))
+            screen = ChannelScreen(self.client, int(channel[len(PREFIX) :]))
+            if outcome.game is None:
+                await screen.say(say(Text("game.damaged"), clean))
+                return
             await self._reconcile(self._view(outcome), outcome, screen)
 
     # -- commands ---------------------------------------------------------
@@ -147,10 +179,12 @@ class DiscordAdapter:
         its table speaking ``lang`` (the asker's language if None)."""
         table = language(interaction) if lang is None else find_language(lang)
         if table is None:
-            refusal = refusal_text(Refusal("refuse.bad_language"))
-            await InteractionScreen(self.client, interaction, None).private(
-                say(refusal, clean, language(interaction))
-            )
+            async with self._handling(interaction) as press:
+                press.result = "refused"
+                refusal = refusal_text(Refusal("refuse.bad_language"))
+                await InteractionScreen(self.client, interaction, None).private(
+                    say(refusal, clean, language(interaction))
+                )
             return
         await self._command(
             interaction,
@@ -173,7 +207,7 @@ class DiscordAdapter:
 
     async def rules(self, interaction: discord.Interaction[Any], name: str | None) -> None:
         """``/ludo rules``: the rules of the game here, or of the rule set named (privately)."""
-        async with self._busy():
+        async with self._handling(interaction):
             game = await asyncio.to_thread(
                 self.service.game_in, channel_key(interaction.channel_id)
             )
@@ -183,9 +217,16 @@ class DiscordAdapter:
     async def pieces(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[int]]:
-        """Autocomplete of ``/ludo move``: the pieces the asker can move now."""
+        """Autocomplete of ``/ludo move``: the pieces the asker can move now (none if the
+        game cannot be read now)."""
         channel = channel_key(interaction.channel_id)
-        moves = await asyncio.to_thread(self.service.movable, channel, user_of(interaction.user))
+        try:
+            moves = await asyncio.to_thread(
+                self.service.movable, channel, user_of(interaction.user)
+            )
+        except Exception as e:
+            self.faults.note(e, f"could not list the pieces to move in {channel}")
+            return []
         lang = language(interaction)
         choices = [
             app_commands.Choice(name=say(move_label(m), lang=lang)[:100], value=m.piece + 1)
@@ -200,7 +241,7 @@ class DiscordAdapter:
         *,
         fresh: bool = False,
     ) -> None:
-        async with self._busy():
+        async with self._handling(interaction):
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
             screen = InteractionScreen(self.client, interaction, None)
             work = await self._quick(screen, lambda: call(channel, user))
@@ -210,20 +251,21 @@ class DiscordAdapter:
 
     async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None:
         """A button press: the table edited in place, or posted anew when the turn passes."""
-        async with self._busy():
+        async with self._handling(interaction) as press:
             message = interaction.message
             screen = InteractionScreen(
                 self.client, interaction, str(message.id) if message is not None else None
             )
-            press = parse_press(data)
-            if press is None or message is None:
+            parsed = parse_press(data)
+            if parsed is None or message is None:
+                press.result = "refused"
                 await screen.private(say(Text("refuse.bad_button"), lang=language(interaction)))
                 return
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
             work = await self._quick(
                 screen,
                 lambda: self.service.press(
-                    channel, user, press.game_id, press.version, press.intent
+                    channel, user, parsed.game_id, parsed.version, parsed.intent
                 ),
             )
             await self._answer(screen, work)
@@ -232,24 +274,20 @@ class DiscordAdapter:
 
     async def _quick(
         self, screen: InteractionScreen, call: Callable[[], Outcome]
-    ) -> tuple[Outcome, TableView | None] | None:
+    ) -> tuple[Outcome, TableView | None]:
         """The service call and the view it leads to (its picture drawn), off the event
-        loop; the interaction is deferred if that is slower than :data:`QUICK`.
-        None if the service failed."""
+        loop; the interaction is deferred if that is slower than :data:`QUICK`."""
         task = asyncio.ensure_future(asyncio.to_thread(self._work, call))
         try:
-            return await asyncio.wait_for(asyncio.shield(task), QUICK)
+            work = await asyncio.wait_for(asyncio.shield(task), QUICK)
         except TimeoutError:
-            pass
-        await screen.defer()
-        return await task
+            await screen.defer()
+            work = await task
+        settle(work[0])
+        return work
 
-    def _work(self, call: Callable[[], Outcome]) -> tuple[Outcome, TableView | None] | None:
-        try:
-            outcome = call()
-        except Exception:
-            log.exception("the game service failed")
-            return None
+    def _work(self, call: Callable[[], Outcome]) -> tuple[Outcome, TableView | None]:
+        outcome = call()
         view = None
         if outcome.game is not None and outcome.refusal is None:
             view = self._view(outcome)
@@ -263,18 +301,20 @@ class DiscordAdapter:
     async def _answer(
         self,
         screen: InteractionScreen,
-        work: tuple[Outcome, TableView | None] | None,
+        work: tuple[Outcome, TableView | None],
         *,
         fresh: bool = False,
     ) -> None:
         """Refused: tell the asker; then bring the channel to the game as it stands."""
         lang = language(screen.interaction)
-        if work is None:
-            await screen.private(say(Text("refuse.busy"), lang=lang))
-            return
         outcome, view = work
         if outcome.refusal is not None:
             await screen.private(say(refusal_text(outcome.refusal), clean, lang))
+        if outcome.freed is not None and self.owns(outcome.freed):
+            # the game was damaged and is gone: everyone here is told, the channel is free
+            await screen.say(say(Text("game.damaged"), clean, lang))
+            if screen.pressed is not None:
+                await screen.retire(screen.pressed)
         if outcome.game is None:
             await screen.conclude()
             return
@@ -300,17 +340,32 @@ class DiscordAdapter:
             await self.reconciler.reconcile(
                 view, outcome.shown, screen, fresh=fresh, pressed=pressed
             )
-        except Exception:
+        except Exception as e:
             # the game is saved; the next press or look shows it
-            log.exception("could not show game %s in %s", view.game_id, view.channel)
+            self.faults.note(e, f"could not show game {view.game_id} in {view.channel}")
+
+    @contextlib.asynccontextmanager
+    async def _handling(self, interaction: discord.Interaction[Any]) -> AsyncIterator[Handling]:
+        """One command or press: counted and timed; if it fails (the store unreachable,
+        a bug), the asker is told privately that the games cannot be reached now."""
+        async with self._busy():
+            with handling(PLATFORM) as press:
+                try:
+                    yield press
+                except Exception as e:
+                    press.failed(e)
+                    where = channel_key(interaction.channel_id)
+                    self.faults.note(e, f"could not answer a command or press in {where}")
+                    screen = InteractionScreen(self.client, interaction, None)
+                    await screen.private(say(store_down(), clean, language(interaction)))
 
     @contextlib.asynccontextmanager
     async def _busy(self) -> AsyncIterator[None]:
-        self._handling += 1
+        self._working += 1
         self._idle.clear()
         try:
             yield
         finally:
-            self._handling -= 1
-            if not self._handling:
+            self._working -= 1
+            if not self._working:
                 self._idle.set()

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from ...hosting import Intent
 from ...present import Text, find_language, say
+from .connection import connected, rate_limit_trace
 from .translator import (
     LudoTranslator,
     asker_language,
@@ -125,7 +126,10 @@ class LudoClient(discord.AutoShardedClient):
         if settings.shard_ids:
             sharding["shard_ids"] = list(settings.shard_ids)
         super().__init__(
-            intents=intents, allowed_mentions=discord.AllowedMentions.none(), **sharding
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=rate_limit_trace(),
+            **sharding,
         )
         self.adapter = adapter
         self.settings = settings
@@ -147,6 +151,22 @@ class LudoClient(discord.AutoShardedClient):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    # connected or not, for the operators' figures
+    async def on_ready(self) -> None:
+        connected(True)
+
+    async def on_resumed(self) -> None:
+        connected(True)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        connected(True)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        connected(True)
+
+    async def on_disconnect(self) -> None:
+        connected(False)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         # a component whose custom_id is none of ours (forged, or from long ago)

@@ -155,6 +155,12 @@ class ChannelScreen:
     async def retire(self, msg: str) -> None:
         await quietly(self._message(msg).edit(view=None), f"retiring message {msg}")
 
+    async def say(self, text: str) -> None:
+        """A plain message in the channel, not a table (a damaged game's channel freed)."""
+        channel = self.client.get_partial_messageable(self.channel_id)
+        sent = channel.send(content=text[:CONTENT_LIMIT] or "…", allowed_mentions=NO_MENTIONS)
+        await quietly(sent, f"posting in {self.channel_id}")
+
     async def remove(self, msg: str) -> bool:
         try:
             await self._message(msg).delete()
@@ -251,6 +257,10 @@ class InteractionScreen(ChannelScreen):
     async def remove(self, msg: str) -> bool:
         await self._acknowledge()
         return await super().remove(msg)
+
+    async def say(self, text: str) -> None:
+        await self._acknowledge()
+        await super().say(text)
 
     async def private(self, text: str) -> None:
         """Tell the asker alone (a refusal, what a command did), if Discord still lets us."""

@@ -1,9 +1,10 @@
 """Telegram (python-telegram-bot)."""
 
-from .adapter import AdapterError, TelegramAdapter, WebhookSettings
+from ..faults import AdapterError
+from .adapter import TelegramAdapter
 from .commands import COMMANDS
 from .screen import caption, mention
-from .updates import channel_of
+from .updates import WebhookSettings, channel_of
 
 __all__ = [
     "COMMANDS",

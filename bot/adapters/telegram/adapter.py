@@ -3,28 +3,26 @@
 An update becomes (channel, user, intent); the service's outcome becomes a
 private word for the asker (a toast, a reply) and a table view, which the
 reconciler brings into the chat.  No rule and no game state lives here.
+
+A command or press that fails (the game store unreachable) is still answered:
+the press's toast, or a short notice, says the games cannot be reached now.  A
+token Telegram stops taking while the bot runs is reported by
+:meth:`TelegramAdapter.failed` (see :mod:`.watch`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from telegram import Message, Update
 from telegram.constants import ChatType
-from telegram.error import InvalidToken, NetworkError
-from telegram.ext import (
-    AIORateLimiter,
-    Application,
-    ApplicationBuilder,
-    CallbackQueryHandler,
-    CommandHandler,
-    ContextTypes,
-)
+from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
-from ...hosting import Intent, Refusal, User
+from ...hosting import Intent, User
 from ...present import (
     TableView,
     Text,
@@ -36,6 +34,7 @@ from ...present import (
     table_view,
 )
 from ...service import GameService, Outcome
+from ..faults import AdapterError, Fatal, FaultLog, refused, settle, store_down
 from ..reconcile import Reconciler
 from .commands import (
     chooser,
@@ -45,10 +44,12 @@ from .commands import (
     set_commands,
     wanted_language,
 )
+from .guard import guarded
 from .notices import Notices, toast
 from .pacing import Pending, Shows, Window
 from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
-from .updates import channel_of, is_admin, language, user_of
+from .updates import WebhookSettings, channel_of, is_admin, language, user_of
+from .watch import Watch, connected
 
 log = logging.getLogger(__name__)
 
@@ -58,19 +59,6 @@ GROUP_RATE = 20
 NOTICE_SECONDS = 15.0
 #: how long ``stop`` lets tables still waiting be shown
 DRAIN = 10.0
-
-
-class AdapterError(Exception):
-    """The platform cannot be used (bad token, unreachable): one line for the operator."""
-
-
-@dataclass(frozen=True)
-class WebhookSettings:
-    url: str
-    listen: str = "0.0.0.0"
-    port: int = 8443
-    secret: str | None = None
-    path: str = "telegram"
 
 
 class TelegramAdapter:
@@ -98,16 +86,12 @@ class TelegramAdapter:
         self.image_size = image_size
         #: the group limit, kept here (a sliding window), not by python-telegram-bot
         self.window = Window(group_rate, group_period)
-        builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
-            Application.builder().token(token).concurrent_updates(8)
-        )
-        if api_url:
-            root = api_url.rstrip("/")
-            builder = builder.base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
-        builder = builder.rate_limiter(
-            AIORateLimiter(overall_max_rate=overall_rate, group_max_rate=0, max_retries=max_retries)
-        )
-        self.app = builder.build()
+        #: the error that ended the bot for good (see :meth:`failed`)
+        self.fatal = Fatal()
+        self.faults = FaultLog(log)
+        #: every answer of the Bot API watched (429s, a token no longer taken)
+        self.watch = Watch(self.fatal)
+        self.app = self.watch.application(token, api_url, overall_rate, max_retries)
         self.reconciler = Reconciler(service)
         self.shows = Shows(self.window, self._reconcile, lambda channel: target(channel)[0])
         self.notices = Notices(self.app.bot, self.window, notice_seconds)
@@ -124,8 +108,10 @@ class TelegramAdapter:
             ("end", self.cmd_end),
             ("language", self.cmd_language),
         ):
-            self.app.add_handler(CommandHandler(name, handler))
-        self.app.add_handler(CallbackQueryHandler(self.on_button))
+            self.app.add_handler(CommandHandler(name, guarded(handler, self.faults, self._sorry)))
+        self.app.add_handler(
+            CallbackQueryHandler(guarded(self.on_button, self.faults, self._sorry))
+        )
         self.app.add_error_handler(self.on_error)
 
     # -- running ----------------------------------------------------------
@@ -157,12 +143,23 @@ class TelegramAdapter:
                 secret_token=self.webhook.secret,
                 allowed_updates=allowed,
             )
+        self.watch.running = True
+        connected(True)
+
+    async def failed(self) -> AdapterError:
+        """Wait until Telegram stopped taking the token; why, in one line."""
+        return await self.fatal.wait()
 
     async def stop(self) -> None:
         """Stop receiving; show the tables still waiting (a little while) and delete the
         refused commands' answers still up."""
+        self.watch.running = False
+        connected(False)
         if self.app.updater is not None and self.app.updater.running:
-            await self.app.updater.stop()
+            try:
+                await self.app.updater.stop()
+            except TelegramError as e:  # the polling loop ended on it (a revoked token)
+                log.debug("polling had stopped: %s", e)
         if self.app.running:
             await self.app.stop()
         await self.shows.close(DRAIN)
@@ -183,11 +180,20 @@ class TelegramAdapter:
         fresh: bool = False,
         pressed: str | None = None,
         view: TableView | None = None,
+        lang: str | None = None,
     ) -> None:
         """Bring the chat of the outcome's game to its newest view, as soon as the
-        group's limit allows (a newer view meanwhile replaces this one)."""
+        group's limit allows (a newer view meanwhile replaces this one); or tell it,
+        in ``lang``, that its damaged game is gone (the pressed buttons taken off)."""
         game = outcome.game
-        if game is None or not self.owns(game.channel):
+        if game is None:
+            if outcome.freed is not None and self.owns(outcome.freed):
+                screen = TelegramScreen(self.app.bot, outcome.freed, self.window)
+                await screen.say(caption([Text("game.damaged")], limit=TEXT_LIMIT, lang=lang))
+                if pressed is not None:
+                    await screen.retire(pressed)
+            return
+        if not self.owns(game.channel):
             return
         view = view or table_view(game, outcome.happened, size=self.image_size)
         self.shows.submit(Pending(view, outcome.shown, fresh, pressed))
@@ -204,11 +210,11 @@ class TelegramAdapter:
         """Greet in a private chat; in a group, say how to play."""
         chat = update.effective_chat
         private = chat is not None and chat.type == ChatType.PRIVATE
-        await self._say(update, help_text(language(update), greeting=private))
+        await self.notices.say(update, help_text(language(update), greeting=private))
 
     async def cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """How to play."""
-        await self._say(update, help_text(language(update)))
+        await self.notices.say(update, help_text(language(update)))
 
     async def cmd_ludo(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Open a game: with arguments at once, without them by choosing the rules;
@@ -227,7 +233,7 @@ class TelegramAdapter:
             return
         asked = parse_ludo_args(args)
         if asked.error is not None:
-            await self._tell(update, asked.error)
+            await self.notices.tell(update, asked.error)
             return
         lang = asked.lang or language(update)
         outcome = await self._call(
@@ -257,7 +263,7 @@ class TelegramAdapter:
         """Move piece N."""
         args = context.args or []
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
-            await self._tell(update, Text("tg.say_piece"))
+            await self.notices.tell(update, Text("tg.say_piece"))
             return
         await self._act(update, Intent("move", int(args[0])))
 
@@ -268,9 +274,8 @@ class TelegramAdapter:
             return
         outcome = await self._call(self.service.look, where[0])
         if outcome.refusal is not None:
-            await self._refused(update, outcome.refusal)
-            return
-        await self.show(outcome, fresh=True)
+            await self.notices.tell(update, refusal_text(outcome.refusal))
+        await self.show(outcome, fresh=True, lang=language(update))
 
     async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The rules of the game here, or of the rule set named."""
@@ -280,7 +285,7 @@ class TelegramAdapter:
         args = context.args or []
         game = await self._call(self.service.game_in, where[0])
         lines = rules_lines(args[0].lower() if args else None, game)
-        await self._say(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
+        await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
 
     async def cmd_end(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """End the game: its creator, or a chat admin."""
@@ -290,7 +295,7 @@ class TelegramAdapter:
         """Change the language of the table here: ``/language pt``, ``/language italiano``."""
         args = context.args or []
         if not args:
-            await self._tell(update, say_language())
+            await self.notices.tell(update, say_language())
             return
         await self._change_language(update, args)
 
@@ -311,8 +316,8 @@ class TelegramAdapter:
         """A command's outcome: refused, a short answer (gone after a while in a group);
         done, the table tells it."""
         if outcome.refusal is not None:
-            await self._refused(update, outcome.refusal)
-        await self.show(outcome)
+            await self.notices.tell(update, refusal_text(outcome.refusal))
+        await self.show(outcome, lang=language(update))
 
     # -- buttons ----------------------------------------------------------
 
@@ -324,6 +329,7 @@ class TelegramAdapter:
         lang = language(update)
         message = query.message if isinstance(query.message, Message) else None
         if message is None or query.from_user is None:
+            refused()
             await toast(query, say(Text("refuse.bad_button"), lang=lang))
             return
         channel = channel_of(message, message.chat.id)
@@ -353,27 +359,9 @@ class TelegramAdapter:
         else:
             text = None
         await toast(query, text)
-        await self.show(outcome, pressed=pressed, view=view)
+        await self.show(outcome, pressed=pressed, view=view, lang=lang)
 
     # -- helpers ----------------------------------------------------------
-
-    async def _say(self, update: Update, text: str) -> None:
-        """Answer a command (help, rules): the answer stays."""
-        if update.effective_message is not None:
-            await self.notices.reply(update.effective_message, text)
-
-    async def _refused(self, update: Update, refusal: Refusal) -> None:
-        """Why a command cannot be done, to the asker in their language."""
-        await self._tell(update, refusal_text(refusal))
-
-    async def _tell(self, update: Update, line: Text) -> None:
-        """A short answer to the asker in their language (gone after a while in a group)."""
-        await self._notice(update, caption([line], limit=TEXT_LIMIT, lang=language(update)))
-
-    async def _notice(self, update: Update, text: str) -> None:
-        """Answer a refused command: in a group, the answer goes after a short while."""
-        if update.effective_message is not None:
-            await self.notices.brief(update.effective_message, text)
 
     def _where(self, update: Update) -> tuple[str, User] | None:
         message, tg_user = update.effective_message, update.effective_user
@@ -383,7 +371,18 @@ class TelegramAdapter:
 
     async def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         # the service does blocking store I/O: keep the loop free
-        return await asyncio.to_thread(fn, *args, **kwargs)
+        result = await asyncio.to_thread(fn, *args, **kwargs)
+        if isinstance(result, Outcome):
+            settle(result)
+        return result
+
+    async def _sorry(self, update: Update) -> None:
+        """The asker's command or press failed: the games cannot be reached now."""
+        with contextlib.suppress(TelegramError):
+            if update.callback_query is not None:
+                await toast(update.callback_query, say(store_down(), lang=language(update)))
+            else:
+                await self.notices.tell(update, store_down())
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update: %s", context.error, exc_info=context.error)

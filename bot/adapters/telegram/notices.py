@@ -8,12 +8,15 @@ import contextlib
 import logging
 from typing import Any
 
-from telegram import Bot, Message
+from telegram import Bot, Message, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from ...present import Text
+from ..faults import refused
 from .pacing import Window
-from .screen import TEXT_LIMIT
+from .screen import TEXT_LIMIT, caption
+from .updates import language
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,19 @@ class Notices:
         except (BadRequest, Forbidden) as e:
             log.info("a command could not be answered: %s", e)
             return None
+
+    async def say(self, update: Update, text: str) -> None:
+        """Answer a command (help, rules): the answer stays."""
+        if update.effective_message is not None:
+            await self.reply(update.effective_message, text)
+
+    async def tell(self, update: Update, line: Text) -> None:
+        """A short answer to the asker in their language (a refused command: in a group,
+        the answer goes after a short while)."""
+        refused()
+        if update.effective_message is not None:
+            text = caption([line], limit=TEXT_LIMIT, lang=language(update))
+            await self.brief(update.effective_message, text)
 
     async def brief(self, message: Message, text: str) -> None:
         """Answer ``message``; in a group the answer goes after :attr:`seconds`."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ...present import TableView
 from ...store import Shown
+from ..faults import FaultLog
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,7 @@ class Shows:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._idle = asyncio.Event()
         self._idle.set()
+        self.faults = FaultLog(log)
 
     def submit(self, pending: Pending) -> None:
         """Show ``pending`` (or a newer view of its game) as soon as the chat allows."""
@@ -125,9 +127,9 @@ class Shows:
                 pending = self._pending.pop(key)
                 try:
                     await self._show(pending)
-                except Exception:
+                except Exception as e:
                     # the game is saved; the next press or look shows it
-                    log.exception("could not show game %s", key)
+                    self.faults.note(e, f"could not show game {key}")
         finally:
             del self._tasks[key]
             if not self._tasks:

@@ -1,7 +1,9 @@
-"""Who and where an update comes from: the person, their language, the game's channel."""
+"""Who and where an update comes from: the person, their language, the game's channel;
+and how updates arrive (polled, or pushed to a webhook)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Message, Update
@@ -13,6 +15,17 @@ from ...present import language_of
 from .screen import PREFIX
 
 PLATFORM = "telegram"
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    """Updates pushed to a webhook (instead of polled): where Telegram posts them."""
+
+    url: str
+    listen: str = "0.0.0.0"
+    port: int = 8443
+    secret: str | None = None
+    path: str = "telegram"
 
 
 def channel_of(message: Message | None, chat_id: int) -> str:

@@ -1,0 +1,64 @@
+"""The connection to Discord as operators see it: the errors that end it for good, in
+one line saying what to fix, and what is counted of it (rate limits hit, connected)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import aiohttp
+import discord
+
+from ...metrics import PLATFORM_UP, RATE_LIMITED
+from ..faults import AdapterError, one_line
+
+PLATFORM = "discord"
+
+#: the gateway's close codes that no reconnection can mend, and what to do about them
+CLOSE_CODES = {
+    4004: "Discord refused DISCORD_TOKEN at the gateway (4004 authentication failed): "
+    "copy the bot's current token from the Developer Portal (Bot, Reset Token)",
+    4010: "Discord refused the shard (4010 invalid shard): "
+    "every DISCORD_SHARD_IDS must be below DISCORD_SHARD_COUNT",
+    4011: "Discord requires more shards for this bot (4011 sharding required): "
+    "raise DISCORD_SHARD_COUNT, or unset it to use Discord's recommended count",
+    4012: "Discord refused the gateway version (4012 invalid API version): upgrade discord.py",
+    4013: "Discord refused the gateway intents (4013 invalid intents): upgrade discord.py",
+    4014: "Discord refused the gateway intents (4014 disallowed intents): enable the "
+    "privileged intents the bot asks for in the Developer Portal (Bot, Privileged Gateway "
+    "Intents)",
+}
+
+
+def fatal_error(error: BaseException | None) -> AdapterError:
+    """Why the connection to Discord ended for good, as one line for the operator."""
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return AdapterError(CLOSE_CODES[4014])
+    if isinstance(error, discord.LoginFailure):
+        return AdapterError(CLOSE_CODES[4004])
+    if isinstance(error, discord.ConnectionClosed):
+        if error.code in CLOSE_CODES:
+            return AdapterError(CLOSE_CODES[error.code])
+        return AdapterError(f"Discord closed the gateway connection (code {error.code})")
+    if error is None:
+        return AdapterError("the connection to Discord ended")
+    return AdapterError(one_line(f"the connection to Discord ended: {error}") or "?")
+
+
+async def _counted(
+    session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+) -> None:
+    if params.response.status == 429:
+        RATE_LIMITED.labels(PLATFORM).inc()
+
+
+def rate_limit_trace() -> aiohttp.TraceConfig:
+    """Watches discord.py's REST calls (its ``http_trace``): every 429 (Discord telling the
+    bot to slow down, which discord.py then waits out) is counted in ``RATE_LIMITED``."""
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(_counted)
+    return trace
+
+
+def connected(up: bool) -> None:
+    """Discord is connected now (ready or resumed), or not (disconnected, stopped)."""
+    PLATFORM_UP.labels(PLATFORM).set(1 if up else 0)

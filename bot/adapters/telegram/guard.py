@@ -1,0 +1,45 @@
+"""Every update answered: a handler that fails (the game store unreachable, a bug) is
+logged once, counted, and the asker still gets an answer.  Telegram refusing an
+answer (the network down, the token revoked) is no bug: one warning line."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from ..faults import FaultLog, handling
+from .updates import PLATFORM
+
+log = logging.getLogger(__name__)
+
+#: a handler of an update, as python-telegram-bot calls it
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def guarded(
+    handler: Handler, faults: FaultLog, sorry: Callable[[Update], Awaitable[None]]
+) -> Handler:
+    """``handler``, counted and timed (``PRESSES``, ``PRESS_SECONDS``); if it fails,
+    the failure is logged (:class:`~bot.adapters.faults.FaultLog`) and ``sorry``
+    answers the asker."""
+
+    async def run(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        with handling(PLATFORM) as press:
+            chat = update.effective_chat
+            where = f"chat {chat.id}" if chat is not None else "a chat"
+            try:
+                await handler(update, context)
+            except TelegramError as e:
+                press.failed(e)
+                log.warning("could not answer an update in %s: Telegram: %s", where, e)
+            except Exception as e:
+                press.failed(e)
+                faults.note(e, f"could not handle an update in {where}")
+                await sorry(update)
+
+    return run

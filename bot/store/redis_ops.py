@@ -1,0 +1,230 @@
+"""What the Redis store needs besides its scripts: reading a game record
+strictly, turning redis-py's exceptions into :class:`StoreError`, checking the
+server's settings for production, and moving games from the key names of
+earlier versions (see :mod:`bot.store.redis`)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+import redis.exceptions
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from bot.store.base import Shown, Stored, StoreError, damaged, failed, unavailable
+
+#: seconds to wait for a connection to Redis, and for an answer
+CONNECT_TIMEOUT = 1.0
+SOCKET_TIMEOUT = 1.0
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, fit for a log line or an error."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        if ":" in host:
+            host = f"[{host}]"
+        if parts.port is not None:
+            host = f"{host}:{parts.port}"
+        netloc = f"{parts.username or ''}:***@{host}"
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "<unparsable Redis URL>"
+
+
+def client_options() -> dict[str, Any]:
+    """redis-py options for every connection of the store: short timeouts, and
+    one immediate retry after a broken connection (a server that restarted
+    answers the retry), none after a timeout."""
+    return {
+        "decode_responses": False,
+        "socket_connect_timeout": CONNECT_TIMEOUT,
+        "socket_timeout": SOCKET_TIMEOUT,
+        "retry": Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
+    }
+
+
+#: a number as the store writes one (``repr`` of a float) and as the Lua
+#: scripts' ``num`` reads one: digits, an optional fraction and exponent
+_NUMBER = re.compile(rb"-?[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?")
+
+#: error replies of a server that is there but cannot serve the call now (redis-py
+#: turns most into their own classes; MISCONF: it cannot write its snapshot)
+_BUSY = (
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.OutOfMemoryError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.MasterDownError,
+)
+
+
+def number(raw: bytes | None) -> float | None:
+    """``raw`` as a finite number if it is written as one, else None."""
+    if raw is None or _NUMBER.fullmatch(raw) is None:
+        return None
+    value = float(raw)
+    return value if math.isfinite(value) else None
+
+
+def read_game(
+    game_id: str, fields: list[Any], now: float, channel: str | None = None
+) -> Stored | None:
+    """A game from its hash fields ``[rev, data, exp, channel, shown, srev]``:
+    None if there is none or it expired (or, when ``channel`` is given, it is
+    bound to another channel); :class:`DamagedRecord` if it cannot be read.
+    The same rules as the scripts' ``state``."""
+    rev, data, exp, bound, shown, srev = fields
+    if rev is None and data is None and exp is None:
+        return None
+    if channel is not None and bound is not None and bytes(bound) != channel.encode():
+        return None  # a binding left over from an earlier game with this id
+    when = number(exp)
+    if when is None:
+        raise damaged(game_id, f"its expiry {exp!r} is not a number")
+    if when <= now:
+        return None
+    if rev is None or not bytes(rev).isdigit() or int(rev) < 1:
+        raise damaged(game_id, f"its revision {rev!r} is not a number")
+    if data is None:
+        raise damaged(game_id, "it has no data")
+    if bound is None:
+        raise damaged(game_id, "it has no channel")
+    if srev is not None and not bytes(srev).isdigit():
+        raise damaged(game_id, f"the revision of its notes {srev!r} is not a number")
+    notes = None
+    if srev is not None and int(srev) > 0:
+        notes = Shown(data=bytes(shown or b""), rev=int(srev))
+    return Stored(data=bytes(data), rev=int(rev), shown=notes)
+
+
+def translate(exc: redis.exceptions.RedisError, where: str, timeout: float) -> StoreError:
+    """The StoreError to raise for ``exc`` from the Redis at ``where``, counted."""
+    if isinstance(exc, redis.exceptions.AuthenticationError):
+        return failed(f"Redis at {where} refused to log in: {exc}")
+    if isinstance(exc, redis.exceptions.TimeoutError):
+        return unavailable(
+            f"Redis at {where} did not answer within {timeout:g} s: {exc}", kind="timeout"
+        )
+    if isinstance(exc, redis.exceptions.BusyLoadingError):
+        return unavailable(f"Redis at {where} is loading its data: {exc}")
+    if isinstance(exc, redis.exceptions.ConnectionError):
+        return unavailable(f"cannot reach Redis at {where}: {exc}")
+    if isinstance(exc, _BUSY) or str(exc).startswith("MISCONF"):
+        return unavailable(f"Redis at {where} cannot serve the game store now: {exc}")
+    return failed(f"Redis at {where} failed: {exc}")
+
+
+# -- settings for production -------------------------------------------------------
+
+
+def production_warnings(client: redis.Redis, where: str) -> list[str]:
+    """One plain line for each setting of the Redis at ``where`` that can
+    lose games: no persistence, snapshots only, eviction.  If the server
+    does not let us read its settings (CONFIG disabled on managed Redis),
+    a line that says what could not be checked.  Connection errors propagate."""
+    try:
+        conf = _config(client)
+    except redis.exceptions.ResponseError as exc:  # CONFIG renamed away or not allowed
+        return _warnings_from_info(client, where, str(exc))
+    lines = []
+    aof = conf.get("appendonly", "no") == "yes"
+    save = conf.get("save", "").strip()
+    if not aof and not save:
+        lines.append(
+            f"Redis at {where} has no persistence (appendonly no, no save points): "
+            "every game is lost when Redis restarts; set appendonly yes"
+        )
+    elif not aof:
+        lines.append(
+            f"Redis at {where} keeps only snapshots (save {save!r}, appendonly no): "
+            "a crash of Redis loses every move since the last snapshot; set appendonly yes"
+        )
+    eviction = _eviction(where, int(conf.get("maxmemory", "0") or 0), conf.get("maxmemory-policy"))
+    return lines + eviction
+
+
+def _config(client: redis.Redis) -> dict[str, str]:
+    conf: dict[str, str] = {}
+    for name in ("appendonly", "save", "maxmemory", "maxmemory-policy"):
+        got: dict[Any, Any] = client.config_get(name)
+        for key, value in got.items():
+            conf[_text(key)] = _text(value)
+    return conf
+
+
+def _warnings_from_info(client: redis.Redis, where: str, why: str) -> list[str]:
+    """What INFO tells when CONFIG is not there (it has no save points)."""
+    try:
+        persistence: dict[str, Any] = client.info("persistence")
+        memory: dict[str, Any] = client.info("memory")
+    except redis.exceptions.ResponseError:
+        return [
+            f"cannot check the persistence and eviction settings of Redis at {where} "
+            f"(CONFIG and INFO are not allowed: {why}); make sure it runs with "
+            "appendonly yes and maxmemory-policy noeviction"
+        ]
+    lines = []
+    if str(persistence.get("aof_enabled", "0")) != "1":
+        lines.append(
+            f"cannot check the snapshot settings of Redis at {where} (CONFIG is not "
+            f"allowed: {why}) and appendonly is off: unless it snapshots often, a "
+            "restart of Redis loses games; set appendonly yes"
+        )
+    maxmemory = int(memory.get("maxmemory", 0) or 0)
+    return lines + _eviction(where, maxmemory, memory.get("maxmemory_policy"))
+
+
+def _eviction(where: str, maxmemory: int, policy: Any) -> list[str]:
+    policy = _text(policy) if policy is not None else "noeviction"
+    if maxmemory <= 0 or policy == "noeviction":
+        return []
+    why = ""
+    if policy.startswith("volatile-"):
+        why = " (every game key has an expiry, so a volatile-* policy evicts games too)"
+    return [
+        f"Redis at {where} may evict keys: maxmemory is {maxmemory} bytes with "
+        f"maxmemory-policy {policy}{why}, so games can vanish when memory fills up; "
+        "set maxmemory-policy noeviction"
+    ]
+
+
+def _text(value: Any) -> str:
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
+
+
+# -- key names of earlier versions ---------------------------------------------------
+
+
+def glob_escape(text: str) -> str:
+    """``text`` as a literal in a SCAN MATCH pattern."""
+    return re.sub(r"([*?\[\]\\])", r"\\\1", text)
+
+
+def migrate_old_keys(client: redis.Redis, prefix: str, base: str, move: Callable[..., Any]) -> int:
+    """Move the games stored under the key names used before hash tags
+    (``{prefix}game:{id}``, ``{prefix}chan:{channel}``, ``{prefix}due``) to
+    the names under ``base``, with their expiry, channel binding and
+    deadline; the number of games moved.  ``move`` is the registered
+    MIGRATE_GAME script.  Deadlines left in the old sorted set belong to
+    games that are gone, and go with it."""
+    old_game = prefix.encode() + b"game:"
+    moved = 0
+    for key in client.scan_iter(match=glob_escape(prefix) + "game:*", count=1000):
+        game_id = bytes(key)[len(old_game) :]
+        moved += int(
+            move(
+                keys=[key, base.encode() + b"game:" + game_id, f"{prefix}due", f"{base}due"],
+                args=[game_id, f"{prefix}chan:", f"{base}chan:"],
+            )
+        )
+    client.delete(f"{prefix}due")
+    return moved
