@@ -99,7 +99,7 @@ def main() -> None:
             times, ids = play(rstore, args.games, 1)
             report("redis", times)
             client = redis.Redis.from_url(url)
-            keys = [k for k in client.scan_iter("bench:game:*")]
+            keys = list(client.scan_iter(f"{rstore.base}game:*"))
             memory = [client.memory_usage(k) or 0 for k in keys]
             sizes = []
             for game_id in ids:
