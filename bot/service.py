@@ -50,6 +50,7 @@ from .hosting import (
     perform,
     timeout,
 )
+from .hosting.dice import new_seed
 from .hosting.reading import brief
 from .outcome import STORE_DOWN, Outcome
 from .players import HeuristicPlayer, Policy
@@ -79,18 +80,23 @@ class GameService:
         self,
         store: Store,
         *,
-        dice: Callable[[], int] = secure_die,
+        dice: Callable[[], int] | None = None,
         draw: Callable[[int], int] = secrets.randbelow,
         clock: Callable[[], float] = time.time,
         computer: Policy | None = None,
         default_timer: int = 120,
         lobby_minutes: int = 30,
     ) -> None:
-        """``lobby_minutes``: a lobby nobody starts closes after this long (0: never)."""
+        """``dice``: where rolls come from; by default each game's own secret seed
+        (anyone can verify the rolls, see :mod:`bot.hosting.dice`), a function for
+        tests and benchmarks.  ``lobby_minutes``: a lobby nobody starts closes after
+        this long (0: never)."""
         if lobby_minutes < 0:
             raise ValueError(f"lobby_minutes must be 0 or more, not {lobby_minutes!r}")
         self.store = store
-        self.dice = dice
+        self.dice = dice or secure_die
+        #: each game's rolls come from its own seed (no die was given)
+        self.verifiable = dice is None
         self.draw = draw
         self.clock = clock
         self.computer = computer or HeuristicPlayer()
@@ -142,6 +148,7 @@ class GameService:
                 now=self.clock(),
                 lang=lang,
                 lobby_minutes=self.lobby_minutes,
+                seed=new_seed() if self.verifiable else None,
             )
         except Refusal as r:
             return Outcome(None, refusal=r)

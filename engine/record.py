@@ -11,7 +11,9 @@ from .game import new_game
 from .play import act_in_place
 from .state import GameState
 
-_FIELDS = {"rules", "options", "players", "position", "turn", "actions"}
+#: "dice" (a hosted game's commitment and seed, see ``ludo-bot verify``) is not part
+#: of the rules: replaying ignores it
+_FIELDS = {"rules", "options", "players", "position", "turn", "actions", "dice"}
 
 
 def load_record(record: Any) -> dict[str, Any]:

@@ -105,6 +105,8 @@ SAMPLE = {
     "target": 2,
     "place": 1,
     "example": "pt",
+    "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "seed": "74657374" * 8,
     "new": "new",
     "roll": "roll",
     "move": "move",

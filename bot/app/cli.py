@@ -32,6 +32,7 @@ from ..players import HeuristicPlayer, Policy, RandomPlayer
 from ..present.pictures import picture_words
 from .simulate import simulate
 from .terminal import CommandError, cmd_play, language_arg, rule_options
+from .verify import add_verify
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -271,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record and print the final state as JSON")
     p.add_argument("file", help="the record (JSON), or - for standard input")
     p.set_defaults(func=cmd_replay)
+    add_verify(sub)
 
     def common(p: argparse.ArgumentParser, default_rules: str | None) -> None:
         p.add_argument(

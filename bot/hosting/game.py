@@ -9,7 +9,7 @@ from typing import Any
 import engine
 from engine import GameState
 
-from . import reading
+from . import dice, reading
 
 #: version of the stored game format; older ones are migrated in ``_migrate``
 SCHEMA = 1
@@ -137,6 +137,9 @@ class Game:
     #: what the last board image shows: the last move and roll
     last: dict[str, Any] = field(default_factory=dict)
     created: float = 0.0
+    #: the secret the rolls come from (None: rolls from a die given to the service);
+    #: its commitment is shown at the start, the seed itself at the end
+    seed: str | None = None
     #: the store revision this was loaded at (not saved)
     rev: int = 0
 
@@ -165,10 +168,16 @@ class Game:
                 out[s.colour] = s.user.name if s.user else "Computer"
         return out
 
+    @property
+    def rolls(self) -> int:
+        """How many rolls the record holds (the number of the next one, from 0)."""
+        return sum(ch.isdigit() for ch in self.actions)
+
     def record(self) -> dict[str, Any]:
-        """The game record of RULES.md section 7 (replayable with ``ludo-bot replay``)."""
+        """The game record of RULES.md section 7 (replayable with ``ludo-bot replay``),
+        with its dice: the commitment, and the seed once the game is finished."""
         start = self.start or {}
-        return {
+        record: dict[str, Any] = {
             "rules": self.rules,
             "options": dict(self.options),
             "players": start.get("players", []),
@@ -176,6 +185,13 @@ class Game:
             "turn": start.get("turn"),
             "actions": decode_actions(self.actions),
         }
+        if self.seed is not None:
+            done = self.status in (OVER, ENDED)
+            record["dice"] = {
+                "commitment": dice.commitment(self.seed),
+                "seed": self.seed if done else None,
+            }
+        return record
 
     # -- bytes --------------------------------------------------------------
 
@@ -205,6 +221,8 @@ class Game:
             d["last"] = self.last
         if self.lang != "en":
             d["lang"] = self.lang
+        if self.seed is not None:
+            d["seed"] = self.seed
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -259,11 +277,20 @@ class Game:
             deadline=reading.number(d["due"], "due") if d.get("due") is not None else None,
             last=reading.last(d.get("last"), colours),
             created=reading.number(d.get("t0", 0.0), "t0"),
+            seed=_seed(d.get("seed")),
             rev=rev,
         )
         if state is not None and sorted(s.colour or "" for s in game.seats) != sorted(colours):
             raise ValueError("the seats are not the board's colours")
         return game
+
+
+def _seed(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not dice.is_seed(value):
+        raise ValueError("seed must be 64 hex digits")
+    return str(value)
 
 
 def _what_is_left(d: Any, data: bytes) -> tuple[str | None, str | None]:

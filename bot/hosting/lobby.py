@@ -7,6 +7,7 @@ from typing import Any
 import engine
 from engine import DEFAULT_SEATS, LudoError
 
+from . import dice
 from .checks import need, options, seated
 from .game import ENDED, LOBBY, PLAYING, Game, Seat, User
 from .happened import Happened, Luck, Refusal
@@ -28,6 +29,7 @@ def open_game(
     now: float,
     lang: str = "en",
     lobby_minutes: int = 0,
+    seed: str | None = None,
 ) -> Game:
     """A new lobby in ``channel`` with ``user`` in the first seat (refused if set up wrong).
 
@@ -51,6 +53,7 @@ def open_game(
         timer=timer,
         auto_move=auto_move,
         lang=lang,
+        seed=seed,
         seats=[Seat(user)],
         created=now,
         deadline=now + lobby_minutes * 60 if lobby_minutes > 0 else None,
@@ -107,7 +110,7 @@ def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     colours = DEFAULT_SEATS[len(game.seats)]
     for seat, colour in zip(game.seats, colours, strict=True):
         seat.colour = colour
-    first = _first_player(opts, colours, luck, happened)
+    first = _first_player(opts, colours, luck, happened, game.seed)
     state = engine.new_game(game.rules, list(colours), options=game.options, turn=first)
     game.state = state
     game.start = {
@@ -121,13 +124,24 @@ def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
 
 
 def _first_player(
-    opts: engine.Options, colours: tuple[str, ...], luck: Luck, happened: Happened
+    opts: engine.Options,
+    colours: tuple[str, ...],
+    luck: Luck,
+    happened: Happened,
+    seed: str | None,
 ) -> str:
     if opts.first_player == "highest_roll":
         # italian 1: everybody rolls, the highest starts, ties roll again
         contenders = list(colours)
+        drawn = 0
+
+        def die() -> int:
+            nonlocal drawn
+            drawn += 1
+            return dice.roll(seed, drawn - 1, "start") if seed is not None else luck.die()
+
         while True:
-            rolls = [(c, luck.die()) for c in contenders]
+            rolls = [(c, die()) for c in contenders]
             happened.note("game.start_rolls", rolls=rolls)
             top = max(d for _, d in rolls)
             contenders = [c for c, d in rolls if d == top]

@@ -6,6 +6,7 @@ import engine
 from engine import GameState, LudoError
 
 from ..players.loop import Action, Decide, Step, play, play_on
+from . import dice
 from .checks import need, your_turn
 from .game import ENDED, LOBBY, OVER, PLAYING, Game, User, encode_action
 from .happened import Happened, Luck, Refusal
@@ -25,7 +26,7 @@ def roll(game: Game, user: User, luck: Luck, happened: Happened) -> None:
             "refuse.move_first" if state.phase == "move" else "refuse.bonus_first", die=state.die
         )
     seat.timeouts = 0
-    act(game, {"roll": luck.die()}, happened)
+    act(game, {"roll": next_die(game, luck)}, happened)
     advance(game, luck, happened)
 
 
@@ -78,7 +79,7 @@ def timeout(game: Game, luck: Luck, happened: Happened) -> None:
         happened.note("timer.took_over", who=name, colour=colour, count=MAX_TIMEOUTS)
     else:
         # the computer plays this one turn for them
-        _play_on(game, lambda s: _computer(s, luck) if s.turn == colour else None, happened)
+        _play_on(game, lambda s: _computer(game, s, luck) if s.turn == colour else None, happened)
     advance(game, luck, happened)
 
 
@@ -89,7 +90,7 @@ def advance(game: Game, luck: Luck, happened: Happened) -> None:
         def decide(s: GameState) -> Action | None:
             seat = game.seat_for(s.turn)
             if seat is None or seat.computer:
-                return _computer(s, luck)
+                return _computer(game, s, luck)
             if game.auto_move and s.phase in ("move", "bonus"):
                 moves = engine.legal_moves(s)
                 if len(moves) == 1:
@@ -129,9 +130,14 @@ def _record(game: Game, step: Step, happened: Happened) -> None:
     happened.facts.extend(step.events)
 
 
-def _computer(s: GameState, luck: Luck) -> Action:
+def next_die(game: Game, luck: Luck) -> int:
+    """The next roll of ``game``: from its seed (verifiable), else from ``luck``."""
+    return dice.roll(game.seed, game.rolls) if game.seed is not None else luck.die()
+
+
+def _computer(game: Game, s: GameState, luck: Luck) -> Action:
     if s.phase == "roll":
-        return {"roll": luck.die()}
+        return {"roll": next_die(game, luck)}
     moves = engine.legal_moves(s)
     return {"move": (moves[0] if len(moves) == 1 else luck.computer.choose(s, moves)).piece}
 

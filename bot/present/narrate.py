@@ -13,6 +13,7 @@ from typing import Any, Literal, overload
 from engine import HOME, Event, Move
 
 from ..hosting import Fact, Game, Note
+from ..hosting.dice import commitment
 from .text import Text
 
 
@@ -190,10 +191,19 @@ def narrate(game: Game, facts: Sequence[Fact]) -> list[Text]:
         if isinstance(fact, Note):
             flush()
             out.append(_note_text(game, fact))
+            if fact.key == "game.started" and game.seed is not None:
+                # the dice are promised before the first roll
+                out.append(Text("game.dice", {"commitment": commitment(game.seed)}))
         else:
             events.append(fact)
     flush()
+    if game.seed is not None and game.state is not None and any(t.key in ENDS for t in out):
+        out.append(Text("game.dice_seed", {"seed": game.seed}))  # and revealed at the end
     return _one_line_per_roll(out)
+
+
+#: the lines that end a started game
+ENDS = ("ev.game_over", "game.ended_by", "game.ended_empty")
 
 
 def _note_text(game: Game, note: Note) -> Text:

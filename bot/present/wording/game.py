@@ -53,6 +53,9 @@ GAME: dict[str, str | tuple[str, str]] = {
     "game.status": "{rules} Ludo: {players}. Turn timer: {timer}s.",
     "game.left": "{who} left; a computer player takes {colour}.",
     "game.ended_empty": "No players are left: the game is over.",
+    "game.dice": "Dice commitment: {commitment}. The seed comes at the end, and anyone can "
+    "check every roll with it (ludo-bot verify).",
+    "game.dice_seed": "Dice seed: {seed}. Check the rolls with ludo-bot verify.",
     "game.damaged": "This game's saved data is damaged and it cannot go on. Start a new game.",
     "lobby.expired": (
         "Nobody started this game for {count} minute: it is closed.",
