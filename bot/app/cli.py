@@ -30,6 +30,7 @@ from renderer import DEFAULT_SIZE, THEMES, render_board, render_standings
 
 from ..players import HeuristicPlayer, Policy, RandomPlayer
 from ..present.pictures import picture_words
+from .inputs import read_input
 from .simulate import simulate
 from .terminal import CommandError, cmd_play, language_arg, rule_options
 from .verify import add_verify
@@ -42,17 +43,8 @@ TOO_DEEP = "record: the record is nested too deeply to be a game record"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        print(f"ludo-bot: cannot read {args.file}: {e.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"ludo-bot: cannot read {args.file}: it is not UTF-8 text", file=sys.stderr)
+    text = read_input(args.file)
+    if text is None:
         return 2
     try:
         state = replay(text)
@@ -92,10 +84,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if lang is None:
         return 2
     words = picture_words(lang)
-    try:
-        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"ludo-bot: cannot read {args.record}: {e}", file=sys.stderr)
+    text = read_input(args.record)
+    if text is None:
         return 2
     names: dict[str, str] = {}
     for item in args.name or []:

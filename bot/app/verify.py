@@ -11,22 +11,18 @@ from typing import Any
 from engine import LudoError, replay
 
 from ..hosting.dice import check
+from .inputs import read_input
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """0: every roll came from the seed; 1: something does not match (said line by
     line); 2: the record cannot be read."""
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-        record = json.loads(text)
-    except OSError as e:
-        print(f"ludo-bot: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+    text = read_input(args.file)
+    if text is None:
         return 2
-    except (UnicodeDecodeError, ValueError, RecursionError):
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):
         print(f"ludo-bot: {args.file} is not a game record (JSON)", file=sys.stderr)
         return 2
     if not isinstance(record, dict):
