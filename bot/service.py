@@ -5,20 +5,18 @@ on that fresh copy, and one compare-and-set save (which also sets or clears
 the turn deadline and frees the channel of a finished game, atomically).  On
 a conflict (another worker saved in between) it starts again from the fresh
 copy, so two presses never both apply to one version and none is lost.  A
-refusal saves nothing.  Nothing is kept in memory between calls: a restarted
-or second process picks up where the first left off.
+refusal saves nothing.  Nothing is kept in memory between calls.  A finished
+game is kept for good (:mod:`bot.records`: stats, rematches, replays).
 
 What the chat shows of a game (the adapters' notes) is read with the game and
 written beside it (:meth:`GameService.note_shown`), never bumping the game's
 revision, so showing a game can never make a player's press conflict.
 
-Faults never escape: a store that cannot be reached makes every request a
-refusal ``refuse.store_down`` (the read helpers answer None or nothing), told
-to the operators once per outage; a game that cannot be read (or whose state
-the engine refuses) is let go: logged once with its id, forgotten by the
-store, its channel freed, and the chat told (:attr:`Outcome.freed`), while
-every other game plays on; a bug is logged with its traceback and refused
-``refuse.busy``, the game kept.  See :mod:`bot.faults`.
+Faults never escape (see :mod:`bot.faults`): a store that cannot be reached
+makes every request a refusal ``refuse.store_down``, told to the operators once
+per outage; a game that cannot be read is let go (logged, forgotten, its
+channel freed, the chat told: :attr:`Outcome.freed`); a bug is logged with its
+traceback and refused ``refuse.busy``, the game kept.
 """
 
 from __future__ import annotations
@@ -50,10 +48,12 @@ from .hosting import (
     perform,
     timeout,
 )
-from .hosting.dice import new_seed
+from .hosting.dice import new_seed, secure_die
 from .hosting.reading import brief
+from .hosting.rematch import opened, rematch_of
 from .outcome import STORE_DOWN, Outcome
 from .players import HeuristicPlayer, Policy
+from .records import Records
 from .store import Shown, Store, Stored, StoreError
 from .store.base import DamagedRecord
 
@@ -66,11 +66,6 @@ T = TypeVar("T")
 MAX_RETRIES = 20
 #: a claimed deadline is someone's for this long before another worker may take it
 DEADLINE_LEASE = 30.0
-
-
-def secure_die() -> int:
-    """A fair die from the operating system's cryptographic random source."""
-    return secrets.randbelow(6) + 1
 
 
 class GameService:
@@ -87,10 +82,9 @@ class GameService:
         default_timer: int = 120,
         lobby_minutes: int = 30,
     ) -> None:
-        """``dice``: where rolls come from; by default each game's own secret seed
-        (anyone can verify the rolls, see :mod:`bot.hosting.dice`), a function for
-        tests and benchmarks.  ``lobby_minutes``: a lobby nobody starts closes after
-        this long (0: never)."""
+        """``dice``: by default each game's own secret seed (see :mod:`bot.hosting.dice`),
+        else a function (tests, benchmarks).  ``lobby_minutes``: a lobby nobody starts
+        closes after this long (0: never)."""
         if lobby_minutes < 0:
             raise ValueError(f"lobby_minutes must be 0 or more, not {lobby_minutes!r}")
         self.store = store
@@ -102,15 +96,15 @@ class GameService:
         self.computer = computer or HeuristicPlayer()
         self.default_timer = default_timer
         self.lobby_minutes = lobby_minutes
-        #: turns an unreachable store and damaged games into refusals
+        #: turns an unreachable store and damaged games into refusals; whether it answers
         self.guard = Guard(store)
-        #: whether the store answers (one warning per outage)
         self.outage = self.guard.outage
+        #: finished games kept for good: stats, each channel's last game
+        self.records = Records(store, self.outage)
 
     @property
     def store_reachable(self) -> bool:
-        """Whether the store is reachable: no outage, or it has ended (see
-        :class:`bot.faults.Outage`)."""
+        """Whether the store is reachable: no outage, or it has ended (:class:`Outage`)."""
         return not self.outage.down
 
     @property
@@ -133,9 +127,11 @@ class GameService:
         timer: int | None = None,
         auto_move: bool = True,
         lang: str = "en",
+        chat: str = "",
     ) -> Outcome:
         """Open a lobby in ``channel`` with ``user`` in the first seat; its table speaks
-        ``lang``.  A damaged game still bound to ``channel`` is let go first."""
+        ``lang``; its results count in ``chat`` (the channel if not given).  A damaged
+        game still bound to ``channel`` is let go first."""
         try:
             game = open_game(
                 secrets.token_hex(4),
@@ -152,7 +148,35 @@ class GameService:
             )
         except Refusal as r:
             return Outcome(None, refusal=r)
+        game.chat = chat or channel
         return self.guard.request(lambda: self._open(game, channel, user), channel)
+
+    def rematch(self, channel: str, user: User, game_id: str | None = None) -> Outcome:
+        """The same table again (see :mod:`bot.hosting.rematch`): of game ``game_id``
+        (its Rematch button), or of the game finished last in ``channel``.  Pressed
+        again once the rematch is open, it says yes to it."""
+        return self.guard.request(lambda: self._rematch(channel, user, game_id), channel)
+
+    def _rematch(self, channel: str, user: User, game_id: str | None) -> Outcome:
+        last = self.records.finished(channel, game_id)
+        if isinstance(last, Refusal):
+            return Outcome(None, refusal=last)
+        for _ in range(2):  # twice: someone may open the same rematch at the same moment
+            live = self.game_in(channel)
+            if live is not None and live.after == last.id and live.status == LOBBY:
+                return self.act(channel, user, Intent("join"))  # open already: say yes
+            if live is not None:
+                break
+            try:
+                seed, now = new_seed() if self.verifiable else None, self.clock()
+                game = rematch_of(last, secrets.token_hex(4), user, now, self.lobby_minutes, seed)
+                happened = self._step(game, opened, game, user, self._luck())
+            except Refusal as r:
+                return Outcome(None, refusal=r)
+            if self.store.create(game.id, game.to_bytes(), channel=channel, due=game.deadline):
+                game.rev = 1
+                return Outcome(game, happened)
+        return Outcome(live, refusal=Refusal("refuse.game_running"))
 
     def _open(self, game: Game, channel: str, user: User) -> Outcome:
         try:
@@ -184,8 +208,11 @@ class GameService:
         """A button of game ``game_id`` at ``version`` pressed in ``channel``.
 
         A button of another version is outdated: nothing changes, and the
-        outcome carries the current game so the chat can be brought up to date.
+        outcome carries the current game so the chat can be brought up to date
+        (a finished game's Rematch button asks for :meth:`rematch`).
         """
+        if intent.kind == "rematch":
+            return self.rematch(channel, user, game_id)
         return self.guard.request(
             lambda: self._mutate(
                 lambda: self.store.load(game_id), channel, user, intent, version, game_id
@@ -246,10 +273,9 @@ class GameService:
         """Play the turns whose timer ran out and close the lobbies nobody started;
         one outcome per game that changed (or was damaged: see :attr:`Outcome.freed`).
 
-        Safe to call from every worker at once: a deadline is claimed by one,
-        and the move it makes is saved only if nobody else changed the game.
-        One game that fails never stops the others; a store that cannot be
-        reached ends the round (:attr:`store_answered` says so).
+        Safe from every worker at once: a deadline is claimed by one, its move saved
+        only if nobody else changed the game.  One game that fails never stops the
+        others; an unreachable store ends the round (:attr:`store_answered`).
         """
         now = self.clock() if now is None else now
         try:
@@ -352,6 +378,8 @@ class GameService:
         if not self.store.save(game.id, game.to_bytes(), game.rev, due=due, release=finished):
             return False
         game.rev += 1
+        if finished:
+            self.records.keep(game, self.clock())
         return True
 
     def _read(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.store import KEEP, Keep, Store, Stored
+from bot.store import KEEP, Keep, Kept, Store, Stored
 
 
 class CountingStore:
@@ -86,6 +86,22 @@ class CountingStore:
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         self.calls["claim_due"] += 1
         return self.inner.claim_due(now, lease, limit)
+
+    def keep(self, kept: Kept) -> bool:
+        self.calls["keep"] += 1
+        return self.inner.keep(kept)
+
+    def last_game(self, channel: str) -> bytes | None:
+        self.calls["last_game"] += 1
+        return self.inner.last_game(channel)
+
+    def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
+        self.calls["entries"] += 1
+        return self.inner.entries(chat, since)
+
+    def forget(self, person: str) -> int:
+        self.calls["forget"] += 1
+        return self.inner.forget(person)
 
     def close(self) -> None:
         self.calls["close"] += 1

@@ -102,7 +102,7 @@ FIRST_RESPONSE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 
-OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5}
+OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6}
 _NAME = re.compile(r"^[-_\w]{1,32}$")
 _LOCALE_CODES = (
     "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg "
@@ -210,6 +210,17 @@ def _embed_texts(embeds: list[dict[str, Any]]) -> list[str]:
             str((e.get(k) or {}).get(n) or "") for k, n in (("footer", "text"), ("author", "name"))
         ]
     return [t for t in out if t]
+
+
+def content_type(data: bytes, filename: str) -> str:
+    """The content type Discord gives an uploaded file (by its bytes, else its name)."""
+    if png_size(data):
+        return "image/png"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "image/gif"
+    if filename.endswith(".json"):
+        return "application/json; charset=utf-8"
+    return "application/octet-stream"
 
 
 def png_size(data: bytes) -> tuple[int, int] | None:
@@ -715,6 +726,10 @@ class FakeDiscord:
                 assert isinstance(value, bool), (name, value)
             elif o["type"] == 3:
                 assert isinstance(value, str), (name, value)
+            elif o["type"] == 6:
+                # a person picked from the member list: their id (resolved beside)
+                assert isinstance(value, Member), (name, value)
+                value = str(value.id)
             if o.get("choices"):
                 assert value in [c["value"] for c in o["choices"]], (name, value)
             out.append({"name": name, "type": o["type"], "value": value})
@@ -727,6 +742,7 @@ class FakeDiscord:
         self,
         member: Member,
         sub: str,
+        /,
         *,
         channel_id: int | None = None,
         command: str = "ludo",
@@ -743,6 +759,18 @@ class FakeDiscord:
                 {"name": sub, "type": 1, "options": self._command_options(cmd, sub, options, None)}
             ],
         }
+        people = [v for v in options.values() if isinstance(v, Member)]
+        if people:
+            # Discord sends the users and members that options name
+            members = {}
+            for p in people:
+                m = p.member_json()
+                del m["user"]
+                members[str(p.id)] = m
+            data["resolved"] = {
+                "users": {str(p.id): p.user_json() for p in people},
+                "members": members,
+            }
         if scope is not None:
             data["guild_id"] = str(scope)
         payload["data"] = data
@@ -1415,7 +1443,7 @@ class FakeDiscord:
             if len(data) > ATTACHMENT_LIMIT:
                 raise DiscordError(413, 40005, "Request entity too large")
             aid = self.snowflake()
-            ctype = "image/png" if png_size(data) else "application/octet-stream"
+            ctype = content_type(data, filename)
             url = f"{self.base}/attachments/{channel_id}/{aid}/{filename}"
             out[int(m.group(1))] = Attachment(aid, filename, data, ctype, url)
         return out

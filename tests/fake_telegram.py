@@ -56,6 +56,8 @@ BOT_ID = 123456
 BOT_USERNAME = "ludo_test_bot"
 
 CAPTION_LIMIT = 1024
+#: the largest file a bot may upload (sendAnimation, sendDocument)
+ANIMATION_LIMIT = 50 * 1024 * 1024
 TEXT_LIMIT = 4096
 TOAST_LIMIT = 200
 CALLBACK_DATA_LIMIT = 64
@@ -306,6 +308,10 @@ class FakeMessage:
     caption_html: str | None = None
     photo: bytes | None = None
     photo_id: str | None = None
+    #: an animation (sendAnimation) or a document (sendDocument): its bytes and file name
+    animation: bytes | None = None
+    document: bytes | None = None
+    file_name: str | None = None
     keyboard: list[list[dict[str, Any]]] = field(default_factory=list)
     edit_date: int | None = None
     deleted: bool = False
@@ -452,6 +458,7 @@ class FakeTelegram:
             for name, value in posted.items():
                 if isinstance(value, web.FileField):
                     files[name] = value.file.read()
+                    params.setdefault("_file_names", {})[name] = value.filename
                 else:
                     form[name] = value
         for name, raw in form.items():
@@ -766,8 +773,25 @@ class FakeTelegram:
             data["text"] = m.text
         if m.photo is not None:
             data["photo"] = self._photo_sizes(m)
-            if m.caption:
-                data["caption"] = m.caption
+        for kind, blob, mime in (
+            ("animation", m.animation, "image/gif"),
+            ("document", m.document, "application/json"),
+        ):
+            if blob is not None:
+                data[kind] = {
+                    "file_id": f"BQACAgQAAxk-{kind}-{m.message_id}",
+                    "file_unique_id": f"{kind[:4]}{m.message_id}",
+                    "file_name": m.file_name,
+                    "mime_type": mime,
+                    "file_size": len(blob),
+                    **(
+                        {"width": 480, "height": 480, "duration": 30} if kind == "animation" else {}
+                    ),
+                }
+                if kind == "animation":
+                    data["document"] = dict(data["animation"])
+        if m.caption and (m.photo is not None or m.animation is not None or m.document is not None):
+            data["caption"] = m.caption
         if m.keyboard:
             data["reply_markup"] = {"inline_keyboard": m.keyboard}
         if m.edit_date is not None:
@@ -1079,6 +1103,33 @@ class FakeTelegram:
         msg = self._new_message(chat, p)
         msg.photo, msg.photo_id = photo, self._store_photo(photo)
         msg.caption, msg.caption_html, msg.keyboard = plain, markup, keyboard
+        msg.history.append(msg.snapshot())
+        self.messages[(chat["id"], msg.message_id)] = msg
+        return self.message_json(msg)
+
+    async def api_sendanimation(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
+        """An animation upload: a GIF (or MP4) of at most :data:`ANIMATION_LIMIT` bytes."""
+        return self._send_file(p, f, "animation", lambda d: d[:6] in (b"GIF87a", b"GIF89a"))
+
+    async def api_senddocument(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
+        return self._send_file(p, f, "document", lambda d: True)
+
+    def _send_file(
+        self, p: dict[str, Any], f: dict[str, bytes], kind: str, valid: Callable[[bytes], bool]
+    ) -> Any:
+        chat = self._chat(p.get("chat_id"))
+        data = f.get(kind)
+        if data is None:
+            raise bad(f"there is no {kind} in the request")
+        if len(data) > ANIMATION_LIMIT:
+            raise ApiError(413, "Request Entity Too Large")
+        if not valid(data):
+            raise bad("wrong file type of the " + kind)
+        plain, markup = self._text(p, "caption", CAPTION_LIMIT, required=False)
+        msg = self._new_message(chat, p)
+        setattr(msg, kind, data)
+        msg.file_name = p.get("_file_names", {}).get(kind)
+        msg.caption, msg.caption_html = plain, markup
         msg.history.append(msg.snapshot())
         self.messages[(chat["id"], msg.message_id)] = msg
         return self.message_json(msg)

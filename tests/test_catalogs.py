@@ -90,6 +90,7 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
                 captures="captures" in rest,
                 why=next((r for r in rest if r in ("six", "capture", "home")), None),
                 bonus="bonus" in rest,
+                players="" if "alone" in rest else SAMPLE["players"],
             )
         assert message_id(text) == msgid
         for count in (1, 2, 5):

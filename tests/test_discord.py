@@ -82,6 +82,12 @@ SUBCOMMANDS = {
     "end",
     "help",
     "language",
+    "rematch",
+    "stats",
+    "top",
+    "forget",
+    "replay",
+    "record",
 }
 #: a mention Discord would render or ping, unless escaped
 RAW_MENTION = re.compile(r"(?<!\\)(<@[!&]?\d+>|@everyone|@here)")
@@ -146,6 +152,16 @@ def version_of(message: Message) -> set[int]:
 
 def user_ids(allowed: dict[str, Any] | None) -> set[int]:
     return {int(u) for u in (allowed or {}).get("users", [])}
+
+
+def is_rematch(custom_id: str) -> bool:
+    """The Rematch button of a finished game (``g:<id>:<version>:a``)."""
+    return custom_id.startswith("g:") and custom_id.endswith(":a")
+
+
+def is_replay(message: Message) -> bool:
+    """The replay of a game, posted once it is played to its end (an animated GIF)."""
+    return any(a.content_type == "image/gif" for a in message.attachments)
 
 
 class Harness:
@@ -214,11 +230,12 @@ class Harness:
         return self.fake.messages[int(msg)]
 
     def live(self, channel_id: int, game_id: str) -> list[Message]:
-        """The channel's messages that carry buttons of the game."""
+        """The channel's messages that carry buttons of the game (a finished game's
+        Rematch aside)."""
         return [
             m
             for m in self.fake.public_messages(channel_id)
-            if any(c.startswith(f"g:{game_id}:") for c in m.custom_ids())
+            if any(c.startswith(f"g:{game_id}:") and not is_rematch(c) for c in m.custom_ids())
         ]
 
     def settled(self, channel_id: int, game_id: str) -> bool:
@@ -261,7 +278,7 @@ class Harness:
         return inter, [m for m in self.fake.all_messages() if m.id not in before]
 
     async def command(
-        self, member: Member, sub: str, *, settle: str | None = None, **options: Any
+        self, member: Member, sub: str, /, *, settle: str | None = None, **options: Any
     ) -> tuple[Interaction, list[Message]]:
         channel_id = options.pop("channel_id", None)
         before = {m.id for m in self.fake.all_messages()}
@@ -457,6 +474,8 @@ async def play_with_buttons(
         actions_before = len(game.actions)
         inter, new = await h.press(member, msg, custom_id=button["custom_id"], settle=game_id)
         stats["presses"] += 1
+        replays = [m for m in new if is_replay(m)]
+        new = [m for m in new if not is_replay(m)]
         assert not [m for m in new if m.ephemeral], "a valid press is not refused"
         stats["pings_of_causer"] += sum(member.id in m.pinged_users for m in new)
         after = h.game(game_id)
@@ -470,12 +489,16 @@ async def play_with_buttons(
             assert standings.interaction_id is None
             check_board(standings, after, kind="standings.png")
             assert standings.description.strip().startswith("Game over"), standings.description
+            assert standings.labels() == ["Rematch"]
             assert not pressed.deleted and pressed.buttons() == []
             check_board(pressed, after)
-            assert fake.public_messages(channel_id)[-2:] == [pressed, standings]
+            # the replay of the whole game follows the standings, once
+            (replay,) = replays
+            assert fake.public_messages(channel_id)[-3:] == [pressed, standings, replay]
             assert standings.pinged_users == set() and pressed.pinged_users <= {member.id}
             told = pressed.description
         elif new:
+            assert not replays
             stats["new"] += 1
             (board,) = new
             assert inter.callback.type == 6, inter.callback
@@ -636,21 +659,22 @@ async def test_whole_game_with_buttons(h_any: Harness, fake: FakeDiscord) -> Non
 
     game = h.game(game_id)
     assert game.status == OVER
-    final, last = fake.public_messages()
+    final, last, replay = fake.public_messages()
     assert final.embed_image()[0] == "board.png" and final.buttons() == []  # type: ignore[index]
     assert last.embed_image()[0] == "standings.png"  # type: ignore[index]
-    assert "Game over" in last.description and last.buttons() == []
+    assert "Game over" in last.description and last.labels() == ["Rematch"]
+    assert is_replay(replay) and replay.buttons() == []
     assert engine.replay(game.record()) == game.state
     assert h.store.channel_game(f"dc:{fake.channel_id}") is None
     # computers played between the two people, told in the one message that followed
     assert stats["computer_summaries"] >= 1, stats
     assert stats["in_place"] >= 1 and stats["new"] >= 1, stats
-    # a quiet chat: the final board and the standings left, nobody pinged by their own
-    # press, every passing turn pinged its player once
+    # a quiet chat: the final board, the standings (with Rematch) and the replay left,
+    # nobody pinged by their own press, every passing turn pinged its player once
     assert stats["most_visible"] == 1, stats
     assert stats["pings_of_causer"] == 0 and stats["pings_of_next"] == stats["new"], stats
     got = figures(h, fake.channel_id, since, **stats)
-    assert got["visible"] == 2 and got["with_buttons"] == 0, got
+    assert got["visible"] == 3 and got["with_buttons"] == 1, got
     # every table but the last was deleted (the lobby, and one per passing turn)
     assert got["deleted"] == 1 + stats["new"], got
     # no press was answered by an interaction's followup: new tables are channel messages
@@ -735,7 +759,7 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
         (ack,) = [m for m in new if m.ephemeral]
         assert ack.visible_to == member.id and ack.content.startswith("You "), ack.content
         assert ack.pinged_users == set()
-        public = [m for m in new if not m.ephemeral]
+        public = [m for m in new if not m.ephemeral and not is_replay(m)]
         stats["pings_of_causer"] += sum(member.id in m.pinged_users for m in public)
         after = h.game(game_id)
         table = h.table(game_id)
@@ -746,7 +770,8 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
             assert table is standings and not before.deleted and before.buttons() == []
             check_board(before, after)
             check_board(standings, after, kind="standings.png")
-            assert fake.public_messages()[-2:] == [before, standings]
+            assert fake.public_messages()[-3:-1] == [before, standings]
+            assert is_replay(fake.public_messages()[-1])
         elif public:
             # the turn passed on: a new table at the bottom pings the next player
             stats["new"] += 1
@@ -770,7 +795,7 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
     assert stats["in_place"] >= 1 and stats["new"] >= 1, stats
     assert stats["most_visible"] == 1 and stats["pings_of_causer"] == 0, stats
     got = figures(h, fake.channel_id, since, commands=commands, **stats)
-    assert got["visible"] == 2 and got["with_buttons"] == 0, got
+    assert got["visible"] == 3 and got["with_buttons"] == 1, got
     # the interactions only ever answered privately: no webhook followups, no UPDATE
     assert set(got["rest"]) <= {"DELETE message", "PATCH message", "POST message"} | {
         "callback 4",
@@ -1282,8 +1307,9 @@ async def test_end_needs_creator_or_manage_messages(h: Harness, fake: FakeDiscor
     assert h.store.channel_game(f"dc:{fake.channel_id}") is None
     assert fake.public_messages() == [ended]
 
-    # the old board's buttons are gone; one left on a message (a lost edit) is dead
-    assert board.buttons() == [] and h.live(fake.channel_id, game_id) == []
+    # the old board's buttons are gone (but Rematch); one left on a message (a lost edit)
+    # is dead
+    assert board.labels() == ["Rematch"] and h.live(fake.channel_id, game_id) == []
     left = fake.plant_message(fake.channel_id, buttons=[[("Roll", board_buttons[0])]])
     inter, (dead,) = await h.press(BEN, left, custom_id=board_buttons[0])
     assert dead.ephemeral and "This game is over" in dead.content
@@ -2041,8 +2067,9 @@ async def test_a_whole_game_opened_in_a_language_is_told_in_it_from_start_to_end
     print(f"discord, a whole game in {lang}: {len(texts)} lines, {len(labels)} labels")
     assert len(texts) > 40 and len(labels) > 10
     assert not english_in(texts | labels, lang)
-    standings = fake.public_messages()[-1]
+    standings, replay = fake.public_messages()[-2:]
     assert standings.embed_image() == ("standings.png", standings_png(game, IMAGE_WIDTH, lang))
+    assert is_replay(replay) and not english_in([replay.content], lang)
     # private answers to the host in their language
     told = [m.content for m in fake.messages.values() if m.ephemeral and m.visible_to == host.id]
     assert told and not english_in(told, lang)
@@ -2123,6 +2150,9 @@ async def test_commands_are_named_and_described_in_each_locale(
                 value = choice["value"]
                 if o == "rules":
                     localized(choice, "name", value.capitalize(), rule_word(value))
+                elif o == "period":
+                    key = {"all": "dc.choice.all_time", "month": "dc.choice.this_month"}[value]
+                    localized(choice, "name", say(Text(key)), words(key))
                 else:
                     # a language is named in its own words, for every reader
                     assert o == "language"

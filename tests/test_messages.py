@@ -102,6 +102,15 @@ SAMPLE = {
     "path": "/tmp/ludo",
     "pieces": "1: base, 2: 14",
     "where": "base",
+    "games": "12 games",
+    "wins": "5 wins",
+    "rate": "42%",
+    "average": "1.8",
+    "made": 14,
+    "suffered": 9,
+    "sixes": 40,
+    "home": 36,
+    "month": "November 2026",
     "target": 2,
     "place": 1,
     "example": "pt",
@@ -112,6 +121,12 @@ SAMPLE = {
     "move": "move",
     "board": "board",
     "end": "end",
+    "rematch": "rematch",
+    "stats": "stats",
+    "top": "top",
+    "forget": "forget",
+    "replay": "replay",
+    "record": "record",
 }
 
 

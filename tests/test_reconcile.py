@@ -267,9 +267,12 @@ def test_a_whole_game_leaves_one_board_at_a_time_and_pings_only_whom_the_turn_pa
         # nobody is ever notified by their own press
         assert all(pinged != person.id for _, pinged in posted)
         assert presses < 3000
-    # the final board (no buttons) and the standings below it; nothing else
-    assert not screen.live()
+    # the final board (no buttons) and the standings below it, offering a rematch
     final, standings = (screen.shows[m] for m in sorted(screen.shows, key=int))
+    assert screen.live() == [max(screen.shows, key=int)]
     assert final.picture == "board" and standings.picture == "standings"
     assert [t.key for t in standings.lines] == ["ev.game_over"]
+    assert [parse_press(b.data).intent.kind for row in standings.buttons for b in row] == [  # type: ignore[union-attr]
+        "rematch"
+    ]
     assert passes >= 10

@@ -1007,13 +1007,13 @@ def test_sqlite_opens_and_upgrades_a_file_of_the_previous_version(
         assert s.load("h") == Stored(b"other", 1)
         assert s.create("k", b"k", channel="c", due=9.0)
     assert _columns(path) == (
-        2,
+        3,
         ["id", "rev", "data", "channel", "expires", "shown", "srev"],
     )
     with SqliteStore(str(path), ttl=1000, clock=clock) as s:  # and again: nothing to do
         assert s.load("g") == Stored(b"new", 4, Shown(b"notes", 1))
         assert s.claim_due(10.0, lease=1) == ["g", "k"]
-    assert _columns(path)[0] == 2
+    assert _columns(path)[0] == 3
 
 
 def test_sqlite_many_stores_upgrade_an_old_file_at_once(tmp_path: Path) -> None:
@@ -1025,7 +1025,7 @@ def test_sqlite_many_stores_upgrade_an_old_file_at_once(tmp_path: Path) -> None:
         with SqliteStore(str(path)) as s:
             assert s.load("g") == Stored(b"\x00old", 3)
             assert s.save_shown("g", b"n", 0)
-        assert _columns(path)[0] == 2
+        assert _columns(path)[0] == 3
 
 
 def test_sqlite_newer_schema_is_refused(tmp_path: Path) -> None:

@@ -423,8 +423,11 @@ async def test_a_whole_game_in_a_group_by_buttons_only(
         assert plain(last.caption or "").startswith("Game over"), last.caption
         assert game.state is not None and game.state.is_over
         assert last.photo == render_standings(game.state, names=game.names(), size=IMAGE_SIZE)
-        final, standings = fake.chat_messages(group["id"])
-        assert standings.photo == last.photo and standings.keyboard == []
+        final, standings, replay = fake.chat_messages(group["id"])
+        assert standings.photo == last.photo
+        assert [b["text"] for b in standings.buttons] == ["Rematch"], "only a rematch is offered"
+        # and the whole game again, as an animation below them
+        assert replay.animation is not None and replay.animation[:6] == b"GIF89a"
         assert final.keyboard == [] and final.photo is not None and final.history[0].keyboard
         assert final.photo == board_png(game, IMAGE_SIZE), "the final position"
 
@@ -721,7 +724,7 @@ async def test_a_whole_game_opened_in_a_language_is_told_in_it_from_start_to_end
         print(f"telegram, a whole game in {lang}: {len(lines)} lines, {len(labels)} labels")
         assert len(lines) > 40 and len(labels) > 10
         assert not english, english
-        last = fake.chat_messages(group["id"])[-1]
+        last = [m for m in fake.chat_messages(group["id"]) if m.photo is not None][-1]
         assert last.photo == standings_png(game, IMAGE_SIZE, lang)
         assert last.photo != standings_png(game, IMAGE_SIZE, "en")
         # each presser was answered in their own language
@@ -1110,7 +1113,8 @@ async def test_lobby_and_end_permissions(fake: FakeTelegram, db: Store, clock: A
         assert bot.game(game_id).status != PLAYING
         shown = [c for c in calls if c.method in PHOTO_CALLS and c.ok]
         assert len(shown) == 1 and "ended the game" in plain(shown[0].caption or "")
-        assert not fake.message(group["id"], board.message_id).keyboard
+        ended = fake.message(group["id"], board.message_id)
+        assert [b["text"] for b in ended.buttons] == ["Rematch"], "only a rematch is offered"
         assert db.channel_game(f"tg:{group['id']}") is None
 
         # the chat is free for a new game

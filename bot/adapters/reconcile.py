@@ -152,18 +152,21 @@ class Reconciler:
         *,
         fresh: bool = False,
         pressed: str | None = None,
-    ) -> None:
-        """Bring the chat to ``view``; ``shown`` are the notes read with the game."""
+    ) -> bool:
+        """Bring the chat to ``view``; ``shown`` are the notes read with the game.  True
+        if this call put the view up (the one call, of every worker's, that did)."""
         if len(self._locks) > _CACHE:
             # forget idle games' locks (the notes' compare-and-set keeps a rare overlap right)
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
         lock = self._locks.setdefault(view.game_id, asyncio.Lock())
         async with lock:
-            await self._reconcile(view, self._newest(view.game_id, shown), screen, fresh, pressed)
+            return await self._reconcile(
+                view, self._newest(view.game_id, shown), screen, fresh, pressed
+            )
 
     async def _reconcile(
         self, view: TableView, shown: Shown | None, screen: Screen, fresh: bool, pressed: str | None
-    ) -> None:
+    ) -> bool:
         notes = Notes.from_bytes(shown.data if shown else None)
         todo = plan(view, notes, fresh=fresh, pressed=pressed)
         msg: str | None = None
@@ -189,7 +192,7 @@ class Reconciler:
                 continue  # nothing replaced the table: it stays, to be pressed again
             await self._remove(screen, view.channel, old)
         if msg is None:
-            return
+            return False
         kind = "picture" if view.picture else "text"
         mine = Notes(msg, view.rev, view.turn.id if view.turn else None, kind)
         srev = shown.rev if shown else 0
@@ -197,22 +200,23 @@ class Reconciler:
             data = mine.to_bytes()
             if await asyncio.to_thread(self.service.note_shown, view.game_id, data, srev):
                 self._remember(view.game_id, Shown(data, srev + 1))
-                return
+                return True
             # another worker showed this game meanwhile
             theirs_shown = await asyncio.to_thread(self.service.shown, view.game_id)
             if theirs_shown is None:
-                return  # the game is gone
+                return False  # the game is gone
             theirs = Notes.from_bytes(theirs_shown.data)
             if theirs.rev >= view.rev:
                 if posted and theirs.msg != msg:
                     # theirs is the table: ours is a duplicate
                     await self._remove(screen, view.channel, msg)
                 self._remember(view.game_id, theirs_shown)
-                return
+                return False
             if theirs.msg and theirs.msg != msg:
                 await self._remove(screen, view.channel, theirs.msg)
             srev = theirs_shown.rev
         log.warning("could not note what the chat shows of game %s", view.game_id)
+        return False
 
     async def _remove(self, screen: Screen, channel: str, msg: str) -> None:
         """Delete an old board; if the chat will not let us, at least its buttons go."""

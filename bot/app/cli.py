@@ -1,5 +1,5 @@
-"""The ``ludo-bot`` command: replay, simulate, play, render (and run and backup,
-for the chat bots)."""
+"""The ``ludo-bot`` command: replay, simulate, play, render (a board, or a whole game
+as a GIF), and run and backup, for the chat bots."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from engine import (
     replay,
     start_of,
 )
-from renderer import DEFAULT_SIZE, THEMES, render_board, render_standings
+from renderer import DEFAULT_SIZE, THEMES, animate, render_board, render_standings
+from renderer.animate import ANIMATION_SIZE
 
 from ..players import HeuristicPlayer, Policy, RandomPlayer
 from ..present.pictures import picture_words
@@ -94,19 +95,27 @@ def cmd_render(args: argparse.Namespace) -> int:
             print(f"ludo-bot: --name takes COLOUR=NAME, not {item!r}", file=sys.stderr)
             return 2
         names[colour] = name
-    for target in (args.output, args.standings):
+    size = args.size if args.size is not None else ANIMATION_SIZE if args.animate else DEFAULT_SIZE
+    output = args.output if args.output is not None else "game.gif" if args.animate else "board.png"
+    for target in (output, args.standings):
         writable(target)
     try:
         state, last, rolled = replay_to_end(text)
-        png = render_board(
-            state,
-            names=names,
-            last_move=last,
-            rolled=rolled,
-            size=args.size,
-            theme=args.theme,
-            words=words,
-        )
+        if args.animate:
+            computers = args.computer or ()
+            image = animate(
+                text, names=names, computers=computers, size=size, theme=args.theme, words=words
+            )
+        else:
+            image = render_board(
+                state,
+                names=names,
+                last_move=last,
+                rolled=rolled,
+                size=size,
+                theme=args.theme,
+                words=words,
+            )
     except LudoError as e:
         print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)
         return 1
@@ -117,11 +126,11 @@ def cmd_render(args: argparse.Namespace) -> int:
         print(f"ludo-bot: {e}", file=sys.stderr)
         return 2
     try:
-        _write(args.output, png)
+        _write(output, image)
         if args.standings:
             _write(
                 args.standings,
-                render_standings(state, names=names, size=args.size, theme=args.theme, words=words),
+                render_standings(state, names=names, size=size, theme=args.theme, words=words),
             )
     except BrokenPipeError:
         raise
@@ -302,12 +311,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", metavar="LANG", help=LANG_HELP)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("render", help="draw the final board of a game record as a PNG image")
+    p = sub.add_parser(
+        "render", help="draw the final board of a game record as a PNG (--animate: a GIF)"
+    )
     p.add_argument("record", help="the record (JSON), or - for standard input")
-    p.add_argument("-o", "--output", default="board.png", help="the PNG to write (- for stdout)")
+    p.add_argument(
+        "-o",
+        "--output",
+        help="the image to write (- for stdout); default board.png, or game.gif with --animate",
+    )
+    p.add_argument("--animate", action="store_true", help="draw the whole game as a GIF")
+    p.add_argument(
+        "--computer",
+        action="append",
+        choices=COLOURS,
+        metavar="COLOUR",
+        help="a colour played by the computer: its moves go faster in --animate (repeatable)",
+    )
     p.add_argument("--standings", metavar="FILE", help="also write the standings image here")
     p.add_argument("--name", action="append", metavar="COLOUR=NAME", help="a player's name")
-    p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
+    p.add_argument(
+        "--size",
+        type=int,
+        help=f"image width in pixels (default {DEFAULT_SIZE}; {ANIMATION_SIZE} with --animate)",
+    )
     p.add_argument("--theme", choices=sorted(THEMES), default="classic")
     p.add_argument("--lang", metavar="LANG", help="the language of the words in the images")
     p.set_defaults(func=cmd_render)

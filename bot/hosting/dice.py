@@ -80,3 +80,8 @@ def check(record: Mapping[str, Any]) -> tuple[int, list[str]]:
 def _actions(actions: object) -> Iterable[Mapping[str, Any]]:
     if isinstance(actions, list):
         yield from (a for a in actions if isinstance(a, Mapping))
+
+
+def secure_die() -> int:
+    """A fair die from the operating system's cryptographic random source."""
+    return secrets.randbelow(6) + 1

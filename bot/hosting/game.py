@@ -64,6 +64,8 @@ class Seat:
     timeouts: int = 0
     #: the seat was a person's, now played by the computer (left or timed out)
     took_over: bool = False
+    #: a rematch's seat kept for its person, who has not said yes yet
+    waiting: bool = False
 
     @property
     def computer(self) -> bool:
@@ -79,13 +81,15 @@ class Seat:
             d["t"] = self.timeouts
         if self.took_over:
             d["o"] = 1
+        if self.waiting:
+            d["w"] = 1
         return d
 
     @classmethod
     def from_dict(cls, d: Any, colours: tuple[str, ...]) -> Seat:
         """A stored seat, checked (``colours``: the game's, empty before its start)."""
-        if not isinstance(d, dict) or set(d) - {"u", "c", "t", "o"}:
-            raise ValueError("a seat must be an object of u, c, t, o")
+        if not isinstance(d, dict) or set(d) - {"u", "c", "t", "o", "w"}:
+            raise ValueError("a seat must be an object of u, c, t, o, w")
         u = d.get("u")
         user = User(*reading.person(u, "a seat's user")) if u is not None else None
         c = d.get("c")
@@ -94,7 +98,10 @@ class Seat:
         elif c is not None:
             raise ValueError("a seat with a colour in a game not started")
         timeouts = reading.whole(d.get("t", 0), 0, 99, "a seat's timeouts")
-        return cls(user, c, timeouts, reading.flag(d.get("o", 0), "a seat's took_over"))
+        waiting = reading.flag(d.get("w", 0), "a seat's waiting")
+        if waiting and (user is None or colours):
+            raise ValueError("only a person's seat in a lobby can be waiting")
+        return cls(user, c, timeouts, reading.flag(d.get("o", 0), "a seat's took_over"), waiting)
 
 
 # actions are kept as one character each: "1".."6" a roll, "a".."f" a move of piece 0..5
@@ -140,8 +147,18 @@ class Game:
     #: the secret the rolls come from (None: rolls from a die given to the service);
     #: its commitment is shown at the start, the seed itself at the end
     seed: str | None = None
+    #: where the game's results count (a group, a forum topic, a Discord server);
+    #: the channel itself unless the platform says otherwise
+    chat: str = ""
+    #: a rematch: the id of the game it replays
+    after: str | None = None
+    #: a rematch: the seat (index) that plays first, the one after the last game's first
+    first: int | None = None
     #: the store revision this was loaded at (not saved)
     rev: int = 0
+
+    def __post_init__(self) -> None:
+        self.chat = self.chat or self.channel
 
     # -- seats --------------------------------------------------------------
 
@@ -150,6 +167,16 @@ class Game:
 
     def seat_for(self, colour: str) -> Seat | None:
         return next((s for s in self.seats if s.colour == colour), None)
+
+    @property
+    def waiting(self) -> list[Seat]:
+        """The seats of a rematch whose people have not said yes yet."""
+        return [s for s in self.seats if s.waiting]
+
+    @property
+    def key(self) -> str:
+        """This game among every game ever hosted (ids are used again over time)."""
+        return f"{self.id}.{round(self.created * 1000)}"
 
     @property
     def humans(self) -> list[Seat]:
@@ -223,6 +250,12 @@ class Game:
             d["lang"] = self.lang
         if self.seed is not None:
             d["seed"] = self.seed
+        if self.chat != self.channel:
+            d["chat"] = self.chat
+        if self.after is not None:
+            d["after"] = self.after
+        if self.first is not None:
+            d["first"] = self.first
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -278,6 +311,9 @@ class Game:
             last=reading.last(d.get("last"), colours),
             created=reading.number(d.get("t0", 0.0), "t0"),
             seed=_seed(d.get("seed")),
+            chat=reading.text(d.get("chat", d.get("chan")), "chat", limit=1000),
+            after=reading.text(d["after"], "after", limit=200) if d.get("after") else None,
+            first=reading.whole(d["first"], 0, 3, "first") if d.get("first") is not None else None,
             rev=rev,
         )
         if state is not None and sorted(s.colour or "" for s in game.seats) != sorted(colours):

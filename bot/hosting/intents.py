@@ -19,13 +19,15 @@ KINDS = (
     "move",
     "end",
     "language",
+    "rematch",
 )
 
 
 @dataclass(frozen=True)
 class Intent:
     """``kind`` is one of :data:`KINDS`; ``piece`` (from 1) goes with ``move``, ``lang``
-    (a catalog's language, ``pt_BR``) with ``language``; ``can_manage``: the platform
+    (a catalog's language, ``pt_BR``) with ``language``; ``rematch`` is the service's
+    (it opens a new game: see :func:`bot.hosting.rematch.rematch_of`); ``can_manage``: the platform
     lets this person manage the channel (may end any game, change its language)."""
 
     kind: str
@@ -39,7 +41,7 @@ def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
     happened = Happened(by=user)
     kind = intent.kind
     if kind == "join":
-        join(game, user, happened)
+        join(game, user, happened, luck)
     elif kind == "leave":
         leave(game, user, luck, happened)
     elif kind == "add_computer":

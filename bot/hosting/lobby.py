@@ -60,13 +60,23 @@ def open_game(
     )
 
 
-def join(game: Game, user: User, happened: Happened) -> None:
+def join(game: Game, user: User, happened: Happened, luck: Luck | None = None) -> None:
+    """Sit down; in a rematch, a person whose seat is kept says yes, and the game
+    starts once everybody has (``luck`` given)."""
     need(game, LOBBY)
-    if game.seat_of(user):
+    seat = game.seat_of(user)
+    if seat is not None and seat.waiting:
+        seat.waiting = False
+        happened.note("rematch.ready", who=user.name)
+        if not game.waiting and luck is not None:
+            start(game, game.creator, luck, happened)
+        return
+    if seat is not None:
         raise Refusal("refuse.already_seated")
     if len(game.seats) >= options(game).max_players:
         raise Refusal("refuse.full")
     game.seats.append(Seat(user))
+    game.first = None  # other seats: who starts is drawn again
     happened.note("lobby.joined", who=user.name)
 
 
@@ -76,6 +86,7 @@ def add_computer(game: Game, user: User, happened: Happened) -> None:
     if len(game.seats) >= options(game).max_players:
         raise Refusal("refuse.full")
     game.seats.append(Seat(None))
+    game.first = None
     happened.note("lobby.computer_added")
 
 
@@ -85,6 +96,7 @@ def remove_computer(game: Game, user: User, happened: Happened) -> None:
     for k in range(len(game.seats) - 1, -1, -1):
         if game.seats[k].computer:
             del game.seats[k]
+            game.first = None
             break
     else:
         raise Refusal("refuse.no_computer")
@@ -94,10 +106,17 @@ def remove_computer(game: Game, user: User, happened: Happened) -> None:
 def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     """Start the game: the creator at any time, anyone once the seats are full."""
     need(game, LOBBY)
-    seated(game, user)
+    seat = seated(game, user)
     opts = options(game)
-    if not (user.same(game.creator) or len(game.seats) >= opts.max_players):
+    ready = [s for s in game.seats if not s.waiting]
+    if seat.waiting or not (user.same(game.creator) or len(ready) >= opts.max_players):
         raise Refusal("refuse.only_host_starts", host=game.creator.name)
+    if game.waiting:
+        # a rematch started without the people who did not say yes: they lose their seats
+        names = tuple(s.user.name for s in game.waiting if s.user is not None)
+        game.seats = ready
+        game.first = None
+        happened.note("rematch.without", players=names)
     happened.note("game.started")
     # super is played by exactly 4 and teams need 4: computers fill the empty seats
     if opts.min_players == 4 or opts.teams:
@@ -110,7 +129,10 @@ def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     colours = DEFAULT_SEATS[len(game.seats)]
     for seat, colour in zip(game.seats, colours, strict=True):
         seat.colour = colour
-    first = _first_player(opts, colours, luck, happened, game.seed)
+    if game.first is not None and game.first < len(colours):
+        first = colours[game.first]  # a rematch: the next seat starts
+    else:
+        first = _first_player(opts, colours, luck, happened, game.seed)
     state = engine.new_game(game.rules, list(colours), options=game.options, turn=first)
     game.state = state
     game.start = {
@@ -157,6 +179,7 @@ def leave(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     seat = seated(game, user)
     if game.status == LOBBY:
         game.seats.remove(seat)
+        game.first = None
         if not game.humans:
             finish(game, ENDED)
             happened.note("lobby.closed_empty", who=user.name)

@@ -1,5 +1,6 @@
 """Games as words and pictures: the table view, narration, the English catalog, the button codec."""
 
+from .animation import game_animation
 from .buttons import Press, game_button, new_game_button, parse_new_game, parse_press
 from .catalog import find_language, language_name, language_of, languages
 from .messages import say, say_all
@@ -13,6 +14,7 @@ __all__ = [
     "TableView",
     "Text",
     "find_language",
+    "game_animation",
     "game_button",
     "language_name",
     "language_of",

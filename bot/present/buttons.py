@@ -22,6 +22,7 @@ _LETTERS = {
     "s": "start",
     "r": "roll",
     "m": "move",
+    "a": "rematch",
 }
 _KINDS = {kind: letter for letter, kind in _LETTERS.items()}
 _GAME = re.compile(r"g:([0-9a-f]{8}):(\d{1,9}):([a-z])([1-6]?)")

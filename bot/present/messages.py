@@ -44,6 +44,7 @@ VARIANTS: dict[str, Callable[[dict[str, Any]], str]] = {
     "you.bonus": _why,
     "btn.enter": lambda p: ".captures" if p.get("captures") else "",
     "illegal.in_base": lambda p: ".bonus" if p.get("bonus") else "",
+    "rematch.opened": lambda p: "" if p.get("players") else ".alone",
 }
 
 #: parameters that hold a word of the game (a colour, a rule set's name), said in the

@@ -78,8 +78,8 @@ class TableView:
         return replace(self, picture="board", buttons=(), turn=None, ping=None)
 
     def standings(self) -> TableView:
-        """A finished game's standings, told in one line (who won)."""
-        return self._same_picture(replace(self, story=(), buttons=(), turn=None, ping=None))
+        """A finished game's standings, told in one line (who won), with its Rematch."""
+        return self._same_picture(replace(self, story=(), turn=None, ping=None))
 
     def quiet(self) -> TableView:
         """This view notifying nobody (the turn did not pass to anyone)."""
@@ -129,6 +129,9 @@ def table_view(
     status: list[Text] = []
     if game.status == LOBBY:
         status.append(lobby_status(game))
+        if game.waiting:
+            names = tuple(s.user.name for s in game.waiting if s.user is not None)
+            status.append(Text("lobby.waiting", {"players": names}))
     elif game.status == PLAYING:
         status.append(prompt(game))
     elif game.status == OVER and game.state is not None and game.state.winner:
@@ -211,9 +214,15 @@ def table_buttons(game: Game) -> tuple[tuple[Button, ...], ...]:
     def button(kind: str, label: Text, style: str = "secondary", piece: int = 0) -> Button:
         return Button(label, codec.game_button(game.id, game.version, kind, piece), style)
 
+    if game.status in (OVER, ENDED):
+        # the same table again, for the people still at it
+        if game.state is None or not game.humans:
+            return ()
+        return ((button("rematch", Text("btn.rematch"), "primary"),),)
     if game.status == LOBBY:
+        join = Text("btn.ready" if game.after else "btn.join")
         return (
-            (button("join", Text("btn.join"), "primary"), button("leave", Text("btn.leave"))),
+            (button("join", join, "primary"), button("leave", Text("btn.leave"))),
             (
                 button("add_computer", Text("btn.add_computer")),
                 button("remove_computer", Text("btn.remove_computer")),

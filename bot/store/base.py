@@ -58,6 +58,29 @@ class Stored:
     shown: Shown | None = None
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A finished game kept for good (stats, the chat's last game), beyond the
+    game's own expiry.
+
+    ``key`` names this finished game uniquely (game ids are reused over time:
+    the service makes it from the id and the time the game was created);
+    ``chat`` is where its stats count (a group, a forum topic, a Discord
+    server); ``channel`` is where it was played; ``finished`` its Unix time.
+    ``game`` is the finished game's bytes (its record, seats, rules): only the
+    last one of each channel is kept (:meth:`Store.last_game`).  ``entries``
+    are its stats, one opaque entry per seat, keyed by who played it: a
+    person's key (``telegram:123``) or a computer's (``computer:<colour>``).
+    """
+
+    key: str
+    chat: str
+    channel: str
+    finished: float
+    game: bytes
+    entries: dict[str, bytes]
+
+
 class StoreError(Exception):
     """The store cannot be reached or used (a message an operator understands).
 
@@ -224,6 +247,29 @@ class Store(Protocol):
         reschedules or unschedules it (or saves the game with ``due``).  If
         the claimer dies, the game comes due again after the lease.
         """
+        ...
+
+    # -- finished games, kept for good ------------------------------------
+
+    def keep(self, kept: Kept) -> bool:
+        """Keep a finished game: its stats entries in its chat, and its bytes as
+        the last game of its channel (replacing the one before, if this one
+        finished later).  Once per ``kept.key``: False (and nothing written) if
+        that key was kept before.  Nothing of it ever expires."""
+        ...
+
+    def last_game(self, channel: str) -> bytes | None:
+        """The bytes of the game finished last in ``channel`` (None: none kept)."""
+        ...
+
+    def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
+        """Every stats entry kept in ``chat`` of the games finished at or after
+        ``since``, as (who played the seat, entry), oldest game first."""
+        ...
+
+    def forget(self, person: str) -> int:
+        """Delete every stats entry of ``person`` (their key), in every chat; how
+        many there were."""
         ...
 
     def close(self) -> None: ...

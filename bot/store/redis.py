@@ -11,6 +11,9 @@ its colons (``ludo:{ludo}:``)::
     {base}due              sorted set: game id -> deadline (Unix time)
     {base}layout           "2": games under older key names were moved here
 
+and the finished games kept for good, which never expire (``kept``,
+``stats:``, ``chat:``, ``person:``, ``last:``; see :mod:`bot.store.redis_kept`).
+
 The ``{tag}`` is a Redis Cluster hash tag: all keys of one store hash to one
 slot, so every script runs on Redis Cluster as on a single server.  Keys
 still start with the prefix (an ACL rule like ``~ludo:*`` keeps working).
@@ -45,7 +48,6 @@ timeout.
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -58,18 +60,16 @@ import redis.sentinel
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from bot.metrics import STORE_ERRORS
 from bot.store import redis_ops as ops
 from bot.store import redis_scripts as lua
-from bot.store.base import DEFAULT_TTL, KEEP, Keep, Stored, StoreError, damaged
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError, damaged
+from bot.store.redis_kept import KeptGames
 from bot.store.redis_ops import CONNECT_TIMEOUT, SOCKET_TIMEOUT, client_options, redact
 
 __all__ = ["CONNECT_TIMEOUT", "SOCKET_TIMEOUT", "RedisStore", "redact"]
 
 #: the value of the ``layout`` key once older key names were looked for
 LAYOUT = b"2"
-
-log = logging.getLogger(__name__)
 
 
 class RedisStore:
@@ -160,6 +160,7 @@ class RedisStore:
         self._release, self._discard = reg(lua.RELEASE), reg(lua.DISCARD)
         self._schedule, self._claim = reg(lua.SCHEDULE), reg(lua.CLAIM)
         self._migrate = reg(lua.MIGRATE_GAME)
+        self._kept = KeptGames(client, self.base, self.url)
         try:
             with self._errors():  # fail at start-up, not at the first move
                 client.ping()
@@ -342,21 +343,20 @@ class RedisStore:
             [self._due()],
             [repr(float(now)), repr(self._clock()), repr(float(now + lease)), limit, self.base],
         )
-        if moved:
-            STORE_ERRORS.labels(kind="damaged").inc()
-            log.warning(
-                "the deadlines key %s held no sorted set: moved it to %s:damaged "
-                "(the turn timers in it are lost)",
-                self._due(),
-                self._due(),
-            )
-        for game_id in bad:
-            STORE_ERRORS.labels(kind="damaged").inc()
-            log.warning(
-                "skipped and removed the turn deadline of damaged game %r",
-                bytes(game_id).decode(errors="replace"),
-            )
+        ops.report_claim(self._due(), list(bad), bool(moved))
         return [bytes(i).decode(errors="replace") for i in out]
+
+    def keep(self, kept: Kept) -> bool:
+        return self._kept.keep(kept)
+
+    def last_game(self, channel: str) -> bytes | None:
+        return self._kept.last_game(channel)
+
+    def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
+        return self._kept.entries(chat, since)
+
+    def forget(self, person: str) -> int:
+        return self._kept.forget(person)
 
     def close(self) -> None:
         for client in [self._client, *self._sentinels]:

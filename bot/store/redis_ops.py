@@ -5,6 +5,7 @@ earlier versions (see :mod:`bot.store.redis`)."""
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Callable
@@ -16,7 +17,11 @@ import redis.exceptions
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from bot.metrics import STORE_ERRORS
 from bot.store.base import Shown, Stored, StoreError, damaged, failed, unavailable
+
+#: the Redis store's logger (its warnings about damaged deadlines come from here)
+log = logging.getLogger("bot.store.redis")
 
 #: seconds to wait for a connection to Redis, and for an answer
 CONNECT_TIMEOUT = 1.0
@@ -104,6 +109,26 @@ def read_game(
     if srev is not None and int(srev) > 0:
         notes = Shown(data=bytes(shown or b""), rev=int(srev))
     return Stored(data=bytes(data), rev=int(rev), shown=notes)
+
+
+def report_claim(due_key: str, bad: list[Any], moved: bool) -> None:
+    """Count and log, one line each, what a CLAIM script found damaged: the
+    ids in ``bad`` (their deadlines were skipped and removed) and, if
+    ``moved``, the deadlines key itself (moved aside)."""
+    if moved:
+        STORE_ERRORS.labels(kind="damaged").inc()
+        log.warning(
+            "the deadlines key %s held no sorted set: moved it to %s:damaged "
+            "(the turn timers in it are lost)",
+            due_key,
+            due_key,
+        )
+    for game_id in bad:
+        STORE_ERRORS.labels(kind="damaged").inc()
+        log.warning(
+            "skipped and removed the turn deadline of damaged game %r",
+            bytes(game_id).decode(errors="replace"),
+        )
 
 
 def translate(exc: redis.exceptions.RedisError, where: str, timeout: float) -> StoreError:

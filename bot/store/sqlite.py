@@ -6,16 +6,19 @@ its own store on the same file: WAL journal, a busy timeout, and
 ``BEGIN IMMEDIATE`` around every read-modify-write).  The file must be on a
 local disk: WAL does not work over a network file system.
 
-Layout (schema version 2, in ``PRAGMA user_version``)::
+Layout (schema version 3, in ``PRAGMA user_version``)::
 
     games(id PRIMARY KEY, rev, data BLOB, channel UNIQUE NULL, expires,
           shown BLOB NULL, srev DEFAULT 0)
     deadlines(game_id PRIMARY KEY, due)
+    kept, kept_entries, last_games     finished games kept for good, which
+                                       never expire (:mod:`bot.store.sqlite_kept`)
 
 A channel binding is the ``channel`` column of its game, so it expires and
 is renewed with the game; likewise the adapters' notes are the ``shown``
 and ``srev`` columns (``srev`` 0: no notes), gone with the row.  A file of
-schema version 1 (without those two columns) gets them when it is opened.
+schema version 1 (without those two columns) gets them when it is opened,
+and one of version 1 or 2 the tables of the kept games.
 ``expires`` and the expiry checks use the store's ``clock``; ``due`` is
 compared with the ``now`` given to ``claim_due``.  Expired games are
 invisible at once and are deleted (with orphaned deadlines) by
@@ -42,9 +45,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 
+from bot.store import sqlite_kept as kept_ops
 from bot.store import sqlite_ops as ops
-from bot.store.base import DEFAULT_TTL, KEEP, DamagedRecord, Keep, Stored, StoreError, damaged
-from bot.store.sqlite_ops import BUSY_TIMEOUT
+from bot.store.base import DEFAULT_TTL, KEEP, DamagedRecord, Keep, Kept, Stored, StoreError, damaged
+from bot.store.sqlite_ops import BUSY_TIMEOUT, set_due
 from bot.store.sqlite_schema import SCHEMA_VERSION, set_up
 
 __all__ = ["BUSY_TIMEOUT", "PURGE_EVERY", "SCHEMA_VERSION", "SqliteStore"]
@@ -190,7 +194,7 @@ class SqliteStore:
                 "INSERT INTO games (id, rev, data, channel, expires) VALUES (?, 1, ?, ?, ?)",
                 (game_id, bytes(data), channel, now + self.ttl),
             )
-            _set_due(conn, game_id, due)
+            set_due(conn, game_id, due)
             return True
 
     def load(self, game_id: str) -> Stored | None:
@@ -220,7 +224,7 @@ class SqliteStore:
         with self._write() as conn:
             if not self._save_game(conn, game_id, data, rev, release):
                 return False
-            _set_due(conn, game_id, due)
+            set_due(conn, game_id, due)
             return True
 
     def _save_game(
@@ -276,11 +280,11 @@ class SqliteStore:
 
     def schedule(self, game_id: str, due: float) -> None:
         with self._use() as conn:
-            _set_due(conn, game_id, float(due))
+            set_due(conn, game_id, float(due))
 
     def unschedule(self, game_id: str) -> None:
         with self._use() as conn:
-            _set_due(conn, game_id, None)
+            set_due(conn, game_id, None)
 
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         if limit <= 0:
@@ -336,6 +340,22 @@ class SqliteStore:
             return False
         return True
 
+    def keep(self, kept: Kept) -> bool:
+        with self._write() as conn:
+            return kept_ops.keep(conn, kept)
+
+    def last_game(self, channel: str) -> bytes | None:
+        with self._use() as conn:
+            return kept_ops.last_game(conn, channel)
+
+    def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
+        with self._use() as conn:
+            return kept_ops.entries(conn, chat, since)
+
+    def forget(self, person: str) -> int:
+        with self._use() as conn:
+            return kept_ops.forget(conn, person)
+
     def close(self) -> None:
         with self._lock:
             if not self._closed:
@@ -375,15 +395,3 @@ class SqliteStore:
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r}, ttl={self.ttl!r})"
-
-
-def _set_due(conn: sqlite3.Connection, game_id: str, due: float | Keep | None) -> None:
-    """Set the game's deadline to ``due``, remove it (None) or leave it (KEEP)."""
-    if due is None:
-        conn.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
-    elif not isinstance(due, Keep):
-        conn.execute(
-            "INSERT INTO deadlines (game_id, due) VALUES (?, ?)"
-            " ON CONFLICT (game_id) DO UPDATE SET due = excluded.due",
-            (game_id, float(due)),
-        )

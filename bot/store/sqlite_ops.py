@@ -11,7 +11,7 @@ import os
 import sqlite3
 from typing import Any
 
-from bot.store.base import Shown, Stored, StoreError, damaged, failed, unavailable
+from bot.store.base import Keep, Shown, Stored, StoreError, damaged, failed, unavailable
 
 #: seconds a statement waits for another connection's write lock before failing
 BUSY_TIMEOUT = 1.5
@@ -109,6 +109,18 @@ def read_row(game_id: str, row: tuple[Any, ...], now: float) -> Stored | None:
         raise damaged(game_id, f"its notes are {type(shown).__name__}, not bytes")
     notes = None if not srev else Shown(data=bytes(shown or b""), rev=srev)
     return Stored(data=data, rev=rev, shown=notes)
+
+
+def set_due(conn: sqlite3.Connection, game_id: str, due: float | Keep | None) -> None:
+    """Set the game's deadline to ``due``, remove it (None) or leave it (KEEP)."""
+    if due is None:
+        conn.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+    elif not isinstance(due, Keep):
+        conn.execute(
+            "INSERT INTO deadlines (game_id, due) VALUES (?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET due = excluded.due",
+            (game_id, float(due)),
+        )
 
 
 def check_backup_target(target: str, source: str) -> None:

@@ -18,7 +18,7 @@ WAL_SIZE_LIMIT = 4 * 1024 * 1024
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id      TEXT PRIMARY KEY,
@@ -35,8 +35,29 @@ CREATE TABLE IF NOT EXISTS deadlines (
     due     REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS deadlines_due ON deadlines (due, game_id);
+CREATE TABLE IF NOT EXISTS kept (
+    key      TEXT PRIMARY KEY,
+    chat     TEXT NOT NULL,
+    channel  TEXT NOT NULL,
+    finished REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS kept_chat ON kept (chat, finished, key);
+CREATE TABLE IF NOT EXISTS kept_entries (
+    key   TEXT NOT NULL,
+    who   TEXT NOT NULL,
+    entry BLOB NOT NULL,
+    PRIMARY KEY (key, who)
+);
+CREATE INDEX IF NOT EXISTS kept_entries_who ON kept_entries (who);
+CREATE TABLE IF NOT EXISTS last_games (
+    channel  TEXT PRIMARY KEY,
+    finished REAL NOT NULL,
+    key      TEXT NOT NULL,
+    game     BLOB NOT NULL
+);
 """
-#: columns added since schema version 1, added to such a file on opening
+#: columns added since schema version 1, added to such a file on opening (the
+#: tables added since, those of the kept games in version 3, come with _SCHEMA)
 _ADDED_COLUMNS = {
     "shown": "ALTER TABLE games ADD COLUMN shown BLOB",
     "srev": "ALTER TABLE games ADD COLUMN srev INTEGER NOT NULL DEFAULT 0",
@@ -71,9 +92,10 @@ def set_up(conn: sqlite3.Connection, path: str) -> None:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
-            # a version 1 file: its games table (kept by CREATE IF NOT
-            # EXISTS) lacks the notes columns.  Checked under the write
-            # lock, as another process may have just added them.
+            # an older file gets the tables it lacks above (version 2: those
+            # of the kept games); a version 1 file's games table (kept by
+            # CREATE IF NOT EXISTS) also lacks the notes columns.  Checked
+            # under the write lock, as another process may have just added them.
             have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
             for column, statement in _ADDED_COLUMNS.items():
                 if column not in have:

@@ -1,10 +1,11 @@
 """Discord (discord.py): the ``/ludo`` commands and the game buttons."""
 
 from ..faults import AdapterError
-from .adapter import PREFIX, DiscordAdapter, channel_key, user_of
+from .adapter import DiscordAdapter
 from .client import DiscordSettings, GameButton, LudoClient
 from .screen import ChannelScreen, InteractionScreen, clean, describe, fields
 from .translator import LudoTranslator
+from .where import PREFIX, channel_key, chat_key, user_of
 
 __all__ = [
     "PREFIX",
@@ -17,6 +18,7 @@ __all__ = [
     "LudoClient",
     "LudoTranslator",
     "channel_key",
+    "chat_key",
     "clean",
     "describe",
     "fields",

@@ -39,27 +39,19 @@ from ...present.view import move_label
 from ...service import GameService, Outcome
 from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
 from ..reconcile import Reconciler
+from .after import AfterGame
 from .client import DiscordSettings, LudoClient, point_to
 from .connection import connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe
 from .translator import asker_language as language
+from .where import PLATFORM, PREFIX, channel_key, chat_key, user_of
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "discord"
-PREFIX = "dc:"
 #: answer directly if the work is this quick, else defer first (Discord allows 3 s)
 QUICK = 2.0
 #: how long ``stop`` lets the interactions being handled finish
 DRAIN = 10.0
-
-
-def user_of(member: discord.abc.User) -> User:
-    return User(PLATFORM, str(member.id), member.display_name or member.name or str(member.id))
-
-
-def channel_key(channel_id: int | None) -> str:
-    return f"{PREFIX}{channel_id}"
 
 
 def toast_of(view: TableView, lang: str) -> str:
@@ -90,6 +82,8 @@ class DiscordAdapter:
         self.fatal = Fatal()
         self.faults = FaultLog(log)
         self._stopping = False
+        #: rematch, stats, the leaderboard, forgetting, the replay and the record
+        self.after = AfterGame(service, self.client, self._handling, self._command)
 
     # -- running ----------------------------------------------------------
 
@@ -146,8 +140,9 @@ class DiscordAdapter:
         connected(False)
 
     async def quiet(self) -> None:
-        """Wait until no interaction (or timer's move) is being handled."""
+        """Wait until no interaction (or timer's move) is being handled, nor a replay drawn."""
         await self._idle.wait()
+        await self.after.quiet()
 
     def owns(self, channel: str | None) -> bool:
         return bool(channel) and str(channel).startswith(PREFIX)
@@ -189,7 +184,7 @@ class DiscordAdapter:
         await self._command(
             interaction,
             lambda channel, user: self.service.open(
-                channel, user, rules, options, timer=timer, lang=table
+                channel, user, rules, options, timer=timer, lang=table, chat=chat_key(interaction)
             ),
         )
 
@@ -268,7 +263,15 @@ class DiscordAdapter:
                     channel, user, parsed.game_id, parsed.version, parsed.intent
                 ),
             )
-            await self._answer(screen, work)
+            pressed = screen.pressed
+            game = work[0].game
+            if game is not None and game.id != parsed.game_id:
+                # a rematch: its table goes below, the pressed one (the last game's) keeps
+                # no button; the pressed message is not this game's to edit or delete
+                if work[0].refusal is None and pressed is not None:
+                    await screen.retire(pressed)
+                pressed = None
+            await self._answer(screen, work, pressed=pressed)
 
     # -- the work ---------------------------------------------------------
 
@@ -304,8 +307,10 @@ class DiscordAdapter:
         work: tuple[Outcome, TableView | None],
         *,
         fresh: bool = False,
+        pressed: str | None = None,
     ) -> None:
-        """Refused: tell the asker; then bring the channel to the game as it stands."""
+        """Refused: tell the asker; then bring the channel to the game as it stands
+        (``pressed``: the message of the button pressed, if it shows this game)."""
         lang = language(screen.interaction)
         outcome, view = work
         if outcome.refusal is not None:
@@ -324,7 +329,7 @@ class DiscordAdapter:
             # a command: the asker is told what it did at once; the table follows by REST
             told = say(Text("you.moved_board"), lang=lang) if fresh else toast_of(view, lang)
             await screen.private(told)
-        await self._reconcile(view, outcome, screen, fresh=fresh, pressed=screen.pressed)
+        await self._reconcile(view, outcome, screen, fresh=fresh, pressed=pressed)
         await screen.conclude()
 
     async def _reconcile(
@@ -337,9 +342,11 @@ class DiscordAdapter:
         pressed: str | None = None,
     ) -> None:
         try:
-            await self.reconciler.reconcile(
+            shown = await self.reconciler.reconcile(
                 view, outcome.shown, screen, fresh=fresh, pressed=pressed
             )
+            if shown and view.picture == "standings":
+                self.after.replay_soon(view.game)  # played to the end: the whole game again
         except Exception as e:
             # the game is saved; the next press or look shows it
             self.faults.note(e, f"could not show game {view.game_id} in {view.channel}")

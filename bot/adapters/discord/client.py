@@ -31,9 +31,30 @@ from .translator import (
 )
 
 
+class AfterHandlers(Protocol):
+    """What the client hands the after-game commands to (the adapter's ``after``)."""
+
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: discord.abc.Snowflake | None
+    ) -> None: ...
+
+    async def top(self, interaction: discord.Interaction[Any], month: bool) -> None: ...
+
+    async def forget(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def replay(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def record(self, interaction: discord.Interaction[Any]) -> None: ...
+
+
 class Handlers(Protocol):
     """What the client hands interactions to (the adapter); typed here so the
     client needs no import of the adapter."""
+
+    @property
+    def after(self) -> AfterHandlers: ...
 
     async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None: ...
 
@@ -61,6 +82,11 @@ log = logging.getLogger(__name__)
 
 RULE_CHOICES = rule_choices()
 LANGUAGE_CHOICES = language_choices()
+#: ``/ludo top``: of all time, or of this month
+PERIOD_CHOICES = [
+    app_commands.Choice(name=described("dc.choice.all_time"), value="all"),
+    app_commands.Choice(name=described("dc.choice.this_month"), value="month"),
+]
 
 #: every custom_id of ours starts so (Discord allows 100 characters)
 BUTTON_TEMPLATE = re.compile(r"g:(?P<rest>.{0,98})", re.DOTALL)
@@ -290,6 +316,40 @@ class LudoCommands(app_commands.Group):
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         intent = Intent("end", can_manage=can_manage(interaction))
         await adapter_of(interaction).act(interaction, intent)
+
+    @app_commands.command(name=named("rematch"), description=described("dc.desc.rematch"))
+    async def rematch(self, interaction: discord.Interaction[Any]) -> None:
+        await adapter_of(interaction).after.rematch(interaction)
+
+    @app_commands.command(name=named("stats"), description=described("dc.desc.stats"))
+    @app_commands.rename(member=named("member"))
+    @app_commands.describe(member=described("dc.desc.stats.member"))
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.User | None = None
+    ) -> None:
+        await adapter_of(interaction).after.stats(interaction, member)
+
+    @app_commands.command(name=named("top"), description=described("dc.desc.top"))
+    @app_commands.rename(period=named("period"))
+    @app_commands.describe(period=described("dc.desc.top.period"))
+    @app_commands.choices(period=PERIOD_CHOICES)
+    async def top(
+        self, interaction: discord.Interaction[Any], period: app_commands.Choice[str] | None = None
+    ) -> None:
+        month = period is not None and period.value == "month"
+        await adapter_of(interaction).after.top(interaction, month)
+
+    @app_commands.command(name=named("forget"), description=described("dc.desc.forget"))
+    async def forget(self, interaction: discord.Interaction[Any]) -> None:
+        await adapter_of(interaction).after.forget(interaction)
+
+    @app_commands.command(name=named("replay"), description=described("dc.desc.replay"))
+    async def replay(self, interaction: discord.Interaction[Any]) -> None:
+        await adapter_of(interaction).after.replay(interaction)
+
+    @app_commands.command(name=named("record"), description=described("dc.desc.record"))
+    async def record(self, interaction: discord.Interaction[Any]) -> None:
+        await adapter_of(interaction).after.record(interaction)
 
     @app_commands.command(name=named("help"), description=described("dc.desc.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -4,9 +4,8 @@ An update becomes (channel, user, intent); the service's outcome becomes a
 private word for the asker (a toast, a reply) and a table view, which the
 reconciler brings into the chat.  No rule and no game state lives here.
 
-A command or press that fails (the game store unreachable) is still answered:
-the press's toast, or a short notice, says the games cannot be reached now.  A
-token Telegram stops taking while the bot runs is reported by
+A command or press that fails (the store unreachable) is still answered (a toast,
+a short notice); a token Telegram stops taking while the bot runs is reported by
 :meth:`TelegramAdapter.failed` (see :mod:`.watch`).
 """
 
@@ -36,6 +35,7 @@ from ...present import (
 from ...service import GameService, Outcome
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle, store_down
 from ..reconcile import Reconciler
+from .after import WORDS, AfterGame
 from .commands import (
     chooser,
     help_text,
@@ -95,6 +95,10 @@ class TelegramAdapter:
         self.reconciler = Reconciler(service)
         self.shows = Shows(self.window, self._reconcile, lambda channel: target(channel)[0])
         self.notices = Notices(self.app.bot, self.window, notice_seconds)
+        #: rematch, stats, the leaderboard, the replay and the record
+        self.after = AfterGame(
+            service, self.app.bot, self.window, self.notices, self._call, self._answer
+        )
         for name, handler in (
             ("start", self.cmd_start),
             ("help", self.cmd_help),
@@ -199,10 +203,15 @@ class TelegramAdapter:
         self.shows.submit(Pending(view, outcome.shown, fresh, pressed))
 
     async def _reconcile(self, pending: Pending) -> None:
-        screen = TelegramScreen(self.app.bot, pending.view.channel, self.window)
-        await self.reconciler.reconcile(
-            pending.view, pending.shown, screen, fresh=pending.fresh, pressed=pending.pressed
-        )
+        view = pending.view
+        screen = TelegramScreen(self.app.bot, view.channel, self.window)
+        if (
+            await self.reconciler.reconcile(
+                view, pending.shown, screen, fresh=pending.fresh, pressed=pending.pressed
+            )
+            and view.picture == "standings"
+        ):
+            await self.after.replay(view.game)  # played to the end: the whole game again
 
     # -- commands ---------------------------------------------------------
 
@@ -213,8 +222,7 @@ class TelegramAdapter:
         await self.notices.say(update, help_text(language(update), greeting=private))
 
     async def cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """How to play."""
-        await self.notices.say(update, help_text(language(update)))
+        await self.notices.say(update, help_text(language(update)))  # how to play
 
     async def cmd_ludo(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Open a game: with arguments at once, without them by choosing the rules;
@@ -226,6 +234,9 @@ class TelegramAdapter:
         args = context.args or []
         if args and args[0].lower() == "language":
             await self._change_language(update, args[1:])
+            return
+        if args and args[0].lower() in WORDS:
+            await self.after.command(update, channel, user, args)
             return
         if not args:
             question, buttons = chooser(language(update))
@@ -334,7 +345,7 @@ class TelegramAdapter:
             return
         channel = channel_of(message, message.chat.id)
         user = user_of(query.from_user)
-        pressed = str(message.message_id)
+        pressed: str | None = str(message.message_id)
         chosen = parse_new_game(query.data)
         if chosen is not None:
             rules, teams = chosen
@@ -348,6 +359,10 @@ class TelegramAdapter:
             outcome = await self._call(
                 self.service.press, channel, user, press.game_id, press.version, press.intent
             )
+            if outcome.game is not None and outcome.game.id != press.game_id:
+                # a rematch: the new table goes below, the old one keeps no button
+                await TelegramScreen(self.app.bot, channel, self.window).retire(str(pressed))
+                pressed = None
         # the answer first, at once: what the press did (even while the table waits for
         # the group's limit), or why nothing happened; a late one must not stop the show
         view = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .after import AFTER
 from .discord import DISCORD
 from .game import GAME, RULES_TEXT
 from .pictures import PICTURES
@@ -19,7 +20,7 @@ from .terminal import TERMINAL
 Wording = Mapping[str, str | tuple[str, str]]
 
 #: every table, in the order of the catalogs
-TABLES: tuple[Wording, ...] = (GAME, REFUSALS, PICTURES, TERMINAL, TELEGRAM, DISCORD)
+TABLES: tuple[Wording, ...] = (GAME, REFUSALS, AFTER, PICTURES, TERMINAL, TELEGRAM, DISCORD)
 
 
 def merged(tables: tuple[Wording, ...]) -> dict[str, str | tuple[str, str]]:

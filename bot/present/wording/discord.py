@@ -14,7 +14,11 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "and the host presses **Start**. On your turn press **Roll**, then the button of the piece "
     "to move (or `/ludo {roll}` and `/ludo {move}`). `/ludo {board}` shows the board, "
     "`/ludo {rules}` the rules, `/ludo {language}` changes the language of the table, "
-    "`/ludo {end}` ends the game (its creator or anyone with Manage Messages).",
+    "`/ludo {end}` ends the game (its creator or anyone with Manage Messages). After a game: "
+    "press **Rematch** (or `/ludo {rematch}`) to play the same table again, `/ludo {replay}` "
+    "shows the last game again, `/ludo {record}` gives its record (check its dice with "
+    "`ludo-bot verify`), `/ludo {stats}` and `/ludo {top}` show the stats and the best players "
+    "of this server, and `/ludo {forget}` deletes your stats.",
     # command and option names
     "dc.name.new": "new",
     "dc.name.join": "join",
@@ -31,6 +35,14 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.name.pieces_to_win": "pieces_to_win",
     "dc.name.timer": "timer",
     "dc.name.piece": "piece",
+    "dc.name.rematch": "rematch",
+    "dc.name.stats": "stats",
+    "dc.name.top": "top",
+    "dc.name.forget": "forget",
+    "dc.name.replay": "replay",
+    "dc.name.record": "record",
+    "dc.name.member": "member",
+    "dc.name.period": "period",
     # descriptions of the commands
     "dc.desc.ludo": "Play Ludo in this channel",
     "dc.desc.new": "Open a game of Ludo in this channel",
@@ -44,6 +56,12 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.end": "End the game (its creator, or anyone with Manage Messages)",
     "dc.desc.help": "How to play",
     "dc.desc.language": "Change the language the table of this game speaks",
+    "dc.desc.rematch": "Play the last game of this channel again: same seats, same rules",
+    "dc.desc.stats": "Show a player's stats in this server",
+    "dc.desc.top": "Show the best players of this server",
+    "dc.desc.forget": "Delete your stats, in every server",
+    "dc.desc.replay": "Show the last game of this channel again, as an animation",
+    "dc.desc.record": "Get the record of the last game of this channel (to check its dice)",
     # descriptions of the options
     "dc.desc.new.rules": "The rule set (default: classic)",
     "dc.desc.new.teams": "Italian only: 2 against 2, partners opposite",
@@ -53,4 +71,9 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.move.piece": "The number of the piece to move, as on the board",
     "dc.desc.rules.rules": "A rule set (default: the one of the game here)",
     "dc.desc.language.language": "The language the table speaks from now on",
+    "dc.desc.stats.member": "Whose stats (default: yours)",
+    "dc.desc.top.period": "Of all time (default) or of this month",
+    # choices of the options
+    "dc.choice.all_time": "All time",
+    "dc.choice.this_month": "This month",
 }

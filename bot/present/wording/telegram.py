@@ -11,7 +11,11 @@ TELEGRAM: dict[str, str | tuple[str, str]] = {
     "<code>/ludo italian teams timer=60</code>), press <b>Join</b>, add computer players if "
     "you like, and the host presses <b>Start</b>. On your turn press <b>Roll</b>, then the "
     "button of the piece to move. /board shows the board, /rules the rules, /end ends the "
-    "game, and <code>/language pt</code> changes the language of the table.",
+    "game, and <code>/language pt</code> changes the language of the table. After a game: "
+    "<code>/ludo rematch</code> plays it again, <code>/ludo replay</code> shows it again, "
+    "<code>/ludo record</code> sends its record, <code>/ludo stats</code> and "
+    "<code>/ludo top</code> (or <code>/ludo top month</code>) show who wins here, and "
+    "<code>/ludo forget</code> deletes your stats.",
     "tg.greeting": "Hi! I host games of Ludo. Add me to a group and type /ludo there, or play "
     "right here against computer players: /ludo, then <b>Add computer</b> and <b>Start</b>.",
     "tg.chooser": "Which rules?",

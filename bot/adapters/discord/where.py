@@ -1,0 +1,38 @@
+"""Who and where, on Discord, as the game service knows them: a person, a channel
+(or thread) and the chat whose stats a game counts in (the server)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from ...hosting import User
+
+PLATFORM = "discord"
+#: every channel key of ours starts so
+PREFIX = "dc:"
+#: a server's key: the stats and the leaderboard count per server
+GUILD_PREFIX = "dc-guild:"
+
+
+def user_of(member: discord.abc.User) -> User:
+    return User(PLATFORM, str(member.id), member.display_name or member.name or str(member.id))
+
+
+def channel_key(channel_id: int | None) -> str:
+    return f"{PREFIX}{channel_id}"
+
+
+def chat_key(interaction: discord.Interaction[Any]) -> str:
+    """Where the results of a game opened by ``interaction`` count: its server, else
+    (a private channel) its channel."""
+    if interaction.guild_id:
+        return f"{GUILD_PREFIX}{interaction.guild_id}"
+    return channel_key(interaction.channel_id)
+
+
+def channel_id_of(channel: str) -> int | None:
+    """The Discord id of a channel key of ours (None: not ours)."""
+    rest = channel[len(PREFIX) :] if channel.startswith(PREFIX) else ""
+    return int(rest) if rest.isdigit() else None

@@ -1,0 +1,167 @@
+"""After the game on Telegram: ``/ludo rematch``, ``stats``, ``top``, ``forget``,
+``replay`` and ``record``, and the replay sent when a game is played to its end.
+
+Stats and the leaderboard count per chat (a group, or a forum topic): the
+channel.  The replay is an animation (``sendAnimation``), the record a JSON
+document anyone can check with ``ludo-bot verify``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from telegram import Bot, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden
+
+from ...hosting import Game, Refusal, User
+from ...hosting.results import person_key
+from ...hosting.tally import find_person
+from ...present import Text, refusal_text
+from ...present.after import (
+    forget_text,
+    record_caption,
+    replay_caption,
+    stats_lines,
+    this_month,
+    top_lines,
+)
+from ...present.animation import game_animation
+from ...service import GameService, Outcome
+from .notices import Notices
+from .pacing import Window
+from .screen import CAPTION_LIMIT, TEXT_LIMIT, caption, target
+from .updates import language, user_of
+
+log = logging.getLogger(__name__)
+
+#: ``/ludo <word>``: what comes after a game
+WORDS = ("rematch", "stats", "top", "forget", "replay", "record")
+#: ``/ludo top month``: this month's leaderboard
+MONTH = ("month", "monthly")
+
+Call = Callable[..., Awaitable[Any]]
+
+
+class AfterGame:
+    """The after-game commands of one adapter."""
+
+    def __init__(
+        self,
+        service: GameService,
+        bot: Bot,
+        window: Window,
+        notices: Notices,
+        call: Call,
+        answer: Callable[[Update, Outcome], Awaitable[None]],
+    ) -> None:
+        self.service = service
+        self.bot = bot
+        self.window = window
+        self.notices = notices
+        #: runs a service call off the event loop
+        self.call = call
+        #: answers a command's outcome (refused: told; done: the table shown)
+        self.answer = answer
+
+    async def command(self, update: Update, channel: str, user: User, words: list[str]) -> None:
+        """``/ludo <word> [...]``, ``<word>`` one of :data:`WORDS`."""
+        what, rest = words[0].lower(), words[1:]
+        lang = language(update)
+        if what == "rematch":
+            await self.answer(update, await self.call(self.service.rematch, channel, user))
+        elif what == "stats":
+            await self.stats(update, channel, user, rest)
+        elif what == "top":
+            month = bool(rest) and rest[0].lower() in MONTH
+            since = this_month(time.time()) if month else None
+            tallies = await self.call(
+                self.service.records.tallies, channel, since[1] if since else 0
+            )
+            if isinstance(tallies, Refusal):
+                await self.notices.tell(update, refusal_text(tallies))
+                return
+            lines = top_lines(tallies, since[0] if since else None, lang)
+            await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=lang))
+        elif what == "forget":
+            count = await self.call(self.service.records.forget, user)
+            if isinstance(count, Refusal):
+                await self.notices.tell(update, refusal_text(count))
+                return
+            await self.notices.tell(update, forget_text(count))
+        else:
+            game = await self.call(self.service.records.last_game, channel)
+            if isinstance(game, Refusal):
+                await self.notices.tell(update, refusal_text(game))
+            elif what == "replay":
+                await self.replay(game, lang)
+            else:
+                await self.record(game, channel, lang)
+
+    async def stats(self, update: Update, channel: str, user: User, words: list[str]) -> None:
+        """The stats of the asker, of the person whose message they answer, or of the
+        person they name."""
+        lang = language(update)
+        tallies = await self.call(self.service.records.tallies, channel)
+        if isinstance(tallies, Refusal):
+            await self.notices.tell(update, refusal_text(tallies))
+            return
+        message = update.effective_message
+        replied = message.reply_to_message if message is not None else None
+        who, name = person_key(user), user.name
+        if words:
+            name = " ".join(words)
+            found = find_person(tallies, name)
+            if found is None:
+                await self.notices.tell(update, Text("refuse.unknown_person", {"name": name}))
+                return
+            who = found
+        elif replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+            other = user_of(replied.from_user)
+            who, name = person_key(other), other.name
+        lines = stats_lines(tallies, who, name, lang)
+        await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=lang))
+
+    async def replay(self, game: Game, lang: str | None = None) -> None:
+        """The animation of ``game`` in its chat (drawn off the event loop)."""
+        lang = lang or game.lang
+        try:
+            gif = await asyncio.to_thread(game_animation, game, lang)
+        except Exception:  # a game the animation cannot draw: the chat just goes without
+            log.exception("the replay of game %s could not be drawn", game.id)
+            return
+        chat_id, thread = target(game.channel)
+        await self.window.take(chat_id)
+        try:
+            await self.bot.send_animation(
+                chat_id,
+                gif,
+                caption=caption([replay_caption(game)], limit=CAPTION_LIMIT, lang=lang),
+                parse_mode=ParseMode.HTML,
+                filename=f"ludo-{game.id}.gif",
+                message_thread_id=thread,
+            )
+        except (BadRequest, Forbidden) as e:
+            log.warning("the replay of game %s was not sent: %s", game.id, e)
+
+    async def record(self, game: Game, channel: str, lang: str) -> None:
+        """The record of ``game`` as a JSON document (``ludo-bot verify`` checks it)."""
+        data = json.dumps(game.record(), indent=2).encode()
+        chat_id, thread = target(channel)
+        await self.window.take(chat_id)
+        try:
+            await self.bot.send_document(
+                chat_id,
+                data,
+                filename=f"ludo-{game.id}.json",
+                caption=caption([record_caption(game)], limit=CAPTION_LIMIT, lang=lang),
+                parse_mode=ParseMode.HTML,
+                message_thread_id=thread,
+            )
+        except (BadRequest, Forbidden) as e:
+            log.warning("the record of game %s was not sent: %s", game.id, e)

@@ -1,0 +1,111 @@
+"""Finished games kept for good: the stats of each chat and the last game of each
+channel (for a rematch, a replay, the record), beyond the games' own expiry.
+
+The game service keeps a game when it finishes (:meth:`Records.keep`); the
+adapters ask for a chat's tallies, a channel's last game, or that a person's
+stats be forgotten.  Like the service, nothing here raises: a store that
+cannot be reached is the refusal ``refuse.store_down`` (counted in the same
+:class:`bot.faults.Outage`), a bug ``refuse.busy``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TypeVar
+
+from .faults import Outage
+from .hosting import ENDED, OVER, DamagedGame, Game, Refusal, User
+from .hosting.results import entries, person_key
+from .hosting.tally import Tally, tally
+from .outcome import STORE_DOWN
+from .store import DamagedRecord, Kept, Store, StoreError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class Records:
+    """The kept games of one store; never raises."""
+
+    def __init__(self, store: Store, outage: Outage) -> None:
+        self.store = store
+        self.outage = outage
+
+    def keep(self, game: Game, now: float) -> bool:
+        """Keep ``game`` if it is finished and was played (its stats if it was played
+        to the end); False if it could not be (logged: the game itself is saved)."""
+        if game.state is None or game.status not in (OVER, ENDED):
+            return False
+        kept = Kept(
+            key=game.key,
+            chat=game.chat,
+            channel=game.channel,
+            finished=now,
+            game=game.to_bytes(),
+            entries=entries(game, now),
+        )
+        try:
+            self.store.keep(kept)
+        except StoreError as e:
+            self.outage.failed(e)
+            log.warning("the results of game %s were not kept: %s", game.id, e)
+            return False
+        except Exception:  # a bug: the game is saved, only its stats are lost
+            log.exception("the results of game %s were not kept", game.id)
+            return False
+        self.outage.answered()
+        return True
+
+    def tallies(self, chat: str, since: float = 0.0) -> dict[str, Tally] | Refusal:
+        """Every person's tally in ``chat`` (games finished at or after ``since``)."""
+        return self._ask(lambda: tally(self.store.entries(chat, since)))
+
+    def forget(self, user: User) -> int | Refusal:
+        """Delete ``user``'s stats in every chat; how many games they had counted."""
+        return self._ask(lambda: self.store.forget(person_key(user)))
+
+    def last_game(self, channel: str) -> Game | Refusal:
+        """The game finished last in ``channel``."""
+
+        def work() -> Game | Refusal:
+            data = self.store.last_game(channel)
+            if data is None:
+                return Refusal("refuse.no_last_game")
+            try:
+                return Game.from_bytes(data)
+            except DamagedGame as e:
+                log.warning("the last game kept in %s cannot be read: %s", channel, e)
+                return Refusal("refuse.no_last_game")
+
+        return self._ask(work)
+
+    def finished(self, channel: str, game_id: str | None = None) -> Game | Refusal:
+        """The finished game ``game_id`` of ``channel`` (while the store still has it,
+        else if it is the channel's last), or the channel's last one."""
+
+        def work() -> Game | Refusal:
+            try:
+                stored = self.store.load(game_id) if game_id is not None else None
+                game = Game.from_bytes(stored.data) if stored else self.last_game(channel)
+            except (DamagedRecord, DamagedGame):
+                return Refusal("refuse.no_last_game")
+            if isinstance(game, Refusal):
+                return game
+            if game.channel != channel or (game_id is not None and game.id != game_id):
+                return Refusal("refuse.bad_button" if game_id else "refuse.no_last_game")
+            return game
+
+        return self._ask(work)
+
+    def _ask(self, work: Callable[[], T | Refusal]) -> T | Refusal:
+        try:
+            result = work()
+        except StoreError as e:
+            self.outage.failed(e)
+            return Refusal(STORE_DOWN)
+        except Exception:
+            log.exception("reading the kept games failed")
+            return Refusal("refuse.busy")
+        self.outage.answered()
+        return result

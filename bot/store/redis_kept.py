@@ -1,0 +1,109 @@
+"""Finished games kept for good in Redis: the part of :class:`bot.store.redis.RedisStore`
+behind ``keep``, ``last_game``, ``entries`` and ``forget`` (see
+:class:`bot.store.base.Store`).
+
+Key layout, under the store's base (``ludo:{ludo}:``, with its Redis Cluster
+hash tag), none of them with an expiry::
+
+    {base}kept              hash: kept key -> the token of the keep that wrote it
+    {base}stats:{key}       hash: who played a seat -> its stats entry (bytes)
+    {base}chat:{chat}       sorted set: kept key -> the Unix time it finished
+    {base}person:{who}      set: the kept keys with an entry of ``who``
+    {base}last:{channel}    hash: finished, key, game (the bytes) of the
+                            channel's game that finished last
+
+Each name ends in its one free part (a key, chat, person or channel) after a
+kind that no other kind of the store starts with, so two names never meet
+whatever ``:`` the free parts hold; fields and members are whole strings,
+never joined.  ``keep`` is one script: it refuses a key already in ``kept``,
+else writes the stats, the chat's and the people's indexes, the channel's
+last game if this one finished later, and the key into ``kept`` last (with
+a token, so the same script sent again after a lost reply answers True).
+``entries`` and ``forget`` are scripts too, so each is atomic; ``forget``
+sent again after a lost reply finds nothing left and answers 0.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import redis
+import redis.exceptions
+
+from bot.store import redis_ops as ops
+from bot.store import redis_scripts as lua
+from bot.store.base import Kept
+
+
+class KeptGames:
+    """The finished games kept in the Redis of ``client``, under ``base``;
+    ``where`` names that Redis in errors (its URL without password)."""
+
+    def __init__(self, client: redis.Redis, base: str, where: str) -> None:
+        self.client = client
+        self.base = base
+        self.where = where
+        reg = client.register_script
+        self._keep, self._entries, self._forget = (
+            reg(lua.KEEP),
+            reg(lua.ENTRIES),
+            reg(lua.FORGET),
+        )
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Redis errors as StoreError, with a message an operator understands."""
+        try:
+            yield
+        except redis.exceptions.RedisError as exc:
+            raise ops.translate(exc, self.where, ops.SOCKET_TIMEOUT) from exc
+
+    def _key(self, kind: str, name: str = "") -> str:
+        return f"{self.base}{kind}{name}"
+
+    def keep(self, kept: Kept) -> bool:
+        return self.keep_once(kept, os.urandom(12).hex())
+
+    def keep_once(self, kept: Kept, token: str) -> bool:
+        """``keep`` marked with ``token`` (the same token again: the same keep)."""
+        who = list(kept.entries)
+        keys = [
+            self._key("kept"),
+            self._key("stats:", kept.key),
+            self._key("chat:", kept.chat),
+            self._key("last:", kept.channel),
+            *(self._key("person:", person) for person in who),
+        ]
+        args: list[Any] = [token, kept.key, repr(float(kept.finished)), bytes(kept.game)]
+        for person in who:
+            args += [person, bytes(kept.entries[person])]
+        with self._errors():
+            return bool(self._keep(keys=keys, args=args))
+
+    def last_game(self, channel: str) -> bytes | None:
+        with self._errors():
+            try:
+                found = self.client.hget(self._key("last:", channel), "game")
+            except redis.exceptions.ResponseError as exc:
+                if str(exc).startswith("WRONGTYPE"):
+                    return None  # no last game there: the next keep replaces it
+                raise
+        return found if isinstance(found, bytes) else None
+
+    def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
+        with self._errors():
+            found = self._entries(
+                keys=[self._key("chat:", chat)], args=[repr(float(since)), self.base]
+            )
+        out: list[tuple[str, bytes]] = []
+        for flat in found[1::2]:  # [key, [who, entry, ...], key, ...]
+            pairs = sorted(zip(flat[::2], flat[1::2], strict=True))
+            out += [(bytes(who).decode(errors="replace"), bytes(entry)) for who, entry in pairs]
+        return out
+
+    def forget(self, person: str) -> int:
+        with self._errors():
+            return int(self._forget(keys=[self._key("person:", person)], args=[person, self.base]))

@@ -1,0 +1,310 @@
+"""After the game, through the game service on real stores: the rematch, the stats
+kept for good, the leaderboard, forgetting, the channel's last game."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import engine
+from bot.hosting import LOBBY, OVER, PLAYING, Game, Intent, User
+from bot.hosting.results import entries, person_key, read_entry
+from bot.hosting.tally import COMPUTERS, Tally, find_person, ranking, tally
+from bot.present import say, table_view
+from bot.present.after import month_name, stats_lines, this_month, top_lines
+from bot.present.buttons import parse_press
+from bot.service import GameService
+from bot.store import Store
+from tests.conftest import FakeClock, StoreFactory
+from tests.service_helpers import ANA, BEN, CID, DEE, Dice
+
+CHAN = "test:group"
+
+
+def service(store: Store, clock: FakeClock, seed: int = 3) -> GameService:
+    return GameService(store, dice=Dice(seed), draw=lambda n: 0, clock=clock)
+
+
+def play_out(svc: GameService, channel: str = CHAN) -> Game:
+    """Every person on turn presses the first button of the table until the game ends."""
+    game = svc.game_in(channel)
+    assert game is not None and game.status == PLAYING
+    game_id = game.id
+    for _ in range(5000):
+        game = svc.get(game_id)
+        assert game is not None
+        if game.status != PLAYING:
+            return game
+        seat = game.on_turn()
+        assert seat is not None and seat.user is not None
+        press = parse_press(table_view(game).buttons[0][0].data)
+        assert press is not None
+        outcome = svc.press(channel, seat.user, press.game_id, press.version, press.intent)
+        assert outcome.refusal is None, outcome.refusal
+    raise AssertionError("the game did not end")
+
+
+def finished_game(
+    svc: GameService, people: tuple[User, ...], computers: int = 0, channel: str = CHAN, **kw: Any
+) -> Game:
+    host, *others = people
+    assert svc.open(channel, host, **kw).refusal is None
+    for user in others:
+        assert svc.act(channel, user, Intent("join")).refusal is None
+    for _ in range(computers):
+        assert svc.act(channel, host, Intent("add_computer")).refusal is None
+    assert svc.act(channel, host, Intent("start")).refusal is None
+    game = play_out(svc, channel)
+    assert game.status == OVER
+    return game
+
+
+def rematch_button(game: Game) -> tuple[str, int, Intent]:
+    view = table_view(game)
+    (button,) = [b for row in view.buttons for b in row]
+    assert say(button.label) == "Rematch"
+    press = parse_press(button.data)
+    assert press is not None and press.intent.kind == "rematch"
+    return press.game_id, press.version, press.intent
+
+
+# -- the rematch -----------------------------------------------------------
+
+
+def test_three_presses_open_the_same_table_and_the_next_seat_starts(
+    store: Store, clock: FakeClock
+) -> None:
+    svc = service(store, clock)
+    first = finished_game(svc, (ANA, BEN, CID), computers=1)
+    assert first.start is not None
+    game_id, version, intent = rematch_button(first)
+
+    # Ben asks: the new table keeps every seat; Ana and Cid must say yes
+    asked = svc.press(CHAN, BEN, game_id, version, intent)
+    assert asked.refusal is None and asked.game is not None
+    lobby = asked.game
+    assert lobby.id != first.id and lobby.after == first.id and lobby.status == LOBBY
+    assert [s.user for s in lobby.seats] == [s.user for s in first.seats]
+    assert [s.user for s in lobby.waiting] == [ANA, CID]
+    assert lobby.creator == BEN
+    view = table_view(lobby, asked.happened)
+    said = [say(t) for t in view.lines]
+    assert said[0] == "Ben wants a rematch: same seats, same rules. Ana, Cid: press I'm in to play."
+    assert said[-1] == "Waiting for Ana, Cid to press I'm in."
+    assert say(view.buttons[0][0].label) == "I'm in"
+
+    # the same Rematch button pressed by Ana says yes, as the lobby's I'm in does for Cid
+    yes = svc.press(CHAN, ANA, game_id, version, intent)
+    assert yes.game is not None and yes.game.id == lobby.id and yes.game.status == LOBBY
+    press = parse_press(table_view(yes.game).buttons[0][0].data)
+    assert press is not None and press.intent.kind == "join"
+    started = svc.press(CHAN, CID, press.game_id, press.version, press.intent)
+    assert started.refusal is None and started.game is not None
+    game = started.game
+    assert game.status == PLAYING and game.id == lobby.id
+    # same people, same seats, same colours, same rules; the seat after the last first starts
+    assert [(s.user, s.colour) for s in game.seats] == [(s.user, s.colour) for s in first.seats]
+    assert (game.rules, game.options, game.timer) == (first.rules, first.options, first.timer)
+    colours = [s.colour for s in first.seats]
+    expected = colours[(colours.index(first.start["turn"]) + 1) % len(colours)]
+    assert game.start is not None and game.start["turn"] == expected
+    assert "rematch.ready" in [getattr(f, "key", None) for f in started.happened.facts]  # type: ignore[union-attr]
+
+
+def test_a_rematch_refuses_strangers_and_needs_a_finished_game(
+    store: Store, clock: FakeClock
+) -> None:
+    svc = service(store, clock)
+    nothing = svc.rematch(CHAN, ANA)
+    assert nothing.refusal is not None and nothing.refusal.key == "refuse.no_last_game"
+    first = finished_game(svc, (ANA, BEN))
+    before = store.channel_game(CHAN)
+    refused = svc.rematch(CHAN, DEE)
+    assert refused.refusal is not None and refused.refusal.key == "refuse.not_in_last_game"
+    assert store.channel_game(CHAN) == before  # nothing opened
+    # a forged button of another channel's game
+    game_id, version, intent = rematch_button(first)
+    forged = svc.press("test:elsewhere", ANA, game_id, version, intent)
+    assert forged.refusal is not None and forged.refusal.key == "refuse.bad_button"
+    # a game running here: no rematch over it
+    assert svc.open(CHAN, CID).refusal is None
+    busy = svc.rematch(CHAN, ANA)
+    assert busy.refusal is not None and busy.refusal.key == "refuse.game_running"
+
+
+def test_a_rematch_against_computers_starts_at_once(store: Store, clock: FakeClock) -> None:
+    svc = service(store, clock)
+    finished_game(svc, (ANA,), computers=2)
+    outcome = svc.rematch(CHAN, ANA)
+    assert outcome.game is not None and outcome.game.status == PLAYING
+    assert say(table_view(outcome.game, outcome.happened).lines[0]) == (
+        "Ana starts a rematch: same seats, same rules."
+    )
+
+
+def test_the_host_may_start_without_those_who_did_not_answer(
+    store: Store, clock: FakeClock
+) -> None:
+    svc = service(store, clock)
+    finished_game(svc, (ANA, BEN, CID))
+    assert svc.rematch(CHAN, ANA).refusal is None
+    # Ben, waiting, cannot start it; Ana can, without him and Cid... but two are needed
+    refused = svc.act(CHAN, BEN, Intent("start"))
+    assert refused.refusal is not None
+    assert svc.act(CHAN, CID, Intent("join")).game is not None
+    started = svc.act(CHAN, ANA, Intent("start"))
+    assert started.game is not None and started.game.status == PLAYING
+    assert [s.user for s in started.game.seats] == [ANA, CID]
+    lines = [say(t) for t in table_view(started.game, started.happened, max_story=None).lines]
+    assert "Starting without Ben, who did not answer." in lines
+
+
+# -- stats -----------------------------------------------------------------
+
+
+def counted(game: Game) -> Counter[tuple[str, str]]:
+    """Captures made and suffered and sixes rolled per colour, from the record."""
+    out: Counter[tuple[str, str]] = Counter()
+    state = engine.start_of(game.record())
+    for action in game.record()["actions"]:
+        state, events = engine.apply(state, action)
+        for e in events:
+            if e.kind == "roll" and e.die == 6:
+                out["six", e.colour] += 1
+            if e.kind == "capture" and e.target:
+                out["made", e.colour] += 1
+                out["suffered", e.target[0]] += 1
+    return out
+
+
+def test_stats_add_up_two_games_and_rank_the_chat(store: Store, clock: FakeClock) -> None:
+    svc = service(store, clock)
+    games = [
+        finished_game(svc, (ANA, BEN, CID), computers=1),
+        finished_game(svc, (BEN, CID)),
+    ]
+    tallies = svc.records.tallies(CHAN)
+    assert isinstance(tallies, dict)
+    expected: dict[str, Tally] = {}
+    for game in games:
+        assert game.state is not None and game.state.places is not None
+        counts = counted(game)
+        for seat in game.seats:
+            key = person_key(seat.user) if seat.user else COMPUTERS
+            t = expected.setdefault(key, Tally())
+            colour = seat.colour or ""
+            t.games += 1
+            t.wins += colour in (game.state.winner or ())
+            t.places += game.state.places[colour]
+            t.captures += counts["made", colour]
+            t.captured += counts["suffered", colour]
+            t.sixes += counts["six", colour]
+            t.home += game.state.pieces[colour].count(engine.HOME)
+    for key, want in expected.items():
+        got = tallies[key]
+        assert (got.games, got.wins, got.places) == (want.games, want.wins, want.places), key
+        assert (got.captures, got.captured, got.sixes, got.home) == (
+            want.captures,
+            want.captured,
+            want.sixes,
+            want.home,
+        ), key
+    assert tallies[person_key(BEN)].games == 2 and tallies[person_key(ANA)].games == 1
+    assert tallies[COMPUTERS].games == 1  # computers apart, never ranked
+    assert sum(t.captures for t in tallies.values()) == sum(t.captured for t in tallies.values())
+    order = [k for k, _ in ranking(tallies)]
+    assert COMPUTERS not in order and sorted(order) == sorted(
+        person_key(u) for u in (ANA, BEN, CID)
+    )
+    best = [(t.wins, t.win_rate) for _, t in ranking(tallies)]
+    assert best == sorted(best, reverse=True)
+
+    # the texts
+    ben = tallies[person_key(BEN)]
+    lines = [say(t) for t in stats_lines(tallies, person_key(BEN), "Ben", "en")]
+    wins = f"{ben.wins} win{'s' if ben.wins != 1 else ''}"
+    assert lines[0].startswith(f"Ben here: 2 games, {wins} (")
+    assert lines[2] == f"classic: 2 games, {wins}."
+    top = [say(t) for t in top_lines(tallies, None, "en")]
+    assert top[0] == "Best players here, all time:" and top[1].startswith("1. ")
+    assert top[-1].startswith("Computer players: 1 game, ")
+    assert say(stats_lines(tallies, person_key(DEE), "Dee", "en")[0]) == (
+        "Dee has not finished a game here yet."
+    )
+    # numbers and months are written the reader's way
+    pt = say(top_lines(tallies, dt.date(2026, 11, 1), "pt_BR")[0], lang="pt_BR")
+    assert "novembro de 2026" in pt
+    assert month_name(dt.date(2026, 11, 1), "it") == "novembre 2026"
+
+
+def test_the_month_and_the_chat_bound_what_counts(store: Store, clock: FakeClock) -> None:
+    svc = service(store, clock)
+    finished_game(svc, (ANA, BEN))
+    clock.advance(40 * 24 * 3600)  # next month
+    finished_game(svc, (ANA, CID))
+    finished_game(svc, (BEN, CID), channel="test:other")
+    month, since = this_month(clock())
+    assert since <= clock() and month.day == 1
+    recent = svc.records.tallies(CHAN, since)
+    assert isinstance(recent, dict)
+    assert set(recent) == {person_key(ANA), person_key(CID)}
+    everything = svc.records.tallies(CHAN)
+    assert isinstance(everything, dict) and everything[person_key(ANA)].games == 2
+    assert everything[person_key(BEN)].games == 1  # the other chat's game is not here
+
+
+def test_stats_outlive_the_games_and_a_restart(make_store: StoreFactory, clock: FakeClock) -> None:
+    store = make_store(ttl=600)
+    svc = service(store, clock)
+    game = finished_game(svc, (ANA, BEN))
+    clock.advance(601)
+    assert store.load(game.id) is None, "the game itself expired"
+    again = make_store(ttl=600)  # a restart: a new process on the same data
+    svc2 = service(again, clock)
+    tallies = svc2.records.tallies(CHAN)
+    assert isinstance(tallies, dict) and tallies[person_key(ANA)].games == 1
+    last = svc2.records.last_game(CHAN)
+    assert isinstance(last, Game) and last.id == game.id and last.record() == game.record()
+    # the rematch of an expired game still works from what was kept
+    outcome = svc2.rematch(CHAN, BEN)
+    assert outcome.refusal is None and outcome.game is not None
+    assert outcome.game.after == game.id
+
+
+def test_forget_deletes_ones_own_stats_everywhere(store: Store, clock: FakeClock) -> None:
+    svc = service(store, clock)
+    finished_game(svc, (ANA, BEN))
+    finished_game(svc, (ANA, CID), channel="test:other")
+    assert svc.records.forget(ANA) == 2
+    assert svc.records.forget(ANA) == 0
+    for chat in (CHAN, "test:other"):
+        tallies = svc.records.tallies(chat)
+        assert isinstance(tallies, dict) and person_key(ANA) not in tallies and len(tallies) == 1
+
+
+def test_entries_of_a_game_and_finding_people() -> None:
+    game = Game("abcd1234", CHAN, "classic", {}, ANA, 0)
+    assert entries(game, 1.0) == {}  # not played: nothing counts
+    assert read_entry(b"not json") is None and read_entry(b'{"n": 1}') is None
+    t = tally([("test:1", b"garbage")])
+    assert t == {}
+    people = {"a": Tally(name="Ana Souza"), "b": Tally(name="Ânia"), "c": Tally(name="Ben")}
+    assert find_person(people, "ana souza") == "a"
+    assert find_person(people, "@BEN") == "c"
+    assert find_person(people, "ania") == "b"
+    assert find_person(people, "An") is None  # two people start so
+    assert find_person(people, "Zed") is None
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es", "it"])
+def test_an_empty_chat_is_said_plainly(lang: str) -> None:
+    (line,) = top_lines({}, None, lang)
+    (month,) = top_lines({}, dt.date(2026, 1, 1), lang)
+    assert line.key == "top.none" and month.key == "top.none_month"
+    said = say(month, lang=lang)
+    assert month_name(dt.date(2026, 1, 1), lang) in said and "{" not in said
+    if lang != "en":
+        assert say(line, lang=lang) != say(line)
