@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import engine
 from engine import LudoError, Move
+from renderer import THEMES
 
 from .faults import Damaged, Guard
 from .hosting import (
@@ -128,6 +129,7 @@ class GameService:
         auto_move: bool = True,
         lang: str = "en",
         chat: str = "",
+        theme: str = "classic",
     ) -> Outcome:
         """Open a lobby in ``channel`` with ``user`` in the first seat; its table speaks
         ``lang``; its results count in ``chat`` (the channel if not given).  A damaged
@@ -148,7 +150,9 @@ class GameService:
             )
         except Refusal as r:
             return Outcome(None, refusal=r)
-        game.chat = chat or channel
+        if theme not in THEMES:
+            return Outcome(None, refusal=Refusal("refuse.bad_theme", choices=tuple(THEMES)))
+        game.chat, game.theme = chat or channel, theme
         return self.guard.request(lambda: self._open(game, channel, user), channel)
 
     def rematch(self, channel: str, user: User, game_id: str | None = None) -> Outcome:

@@ -111,6 +111,7 @@ SAMPLE = {
     "sixes": 40,
     "home": 36,
     "month": "November 2026",
+    "squares": "14, 22",
     "target": 2,
     "place": 1,
     "example": "pt",

@@ -152,6 +152,8 @@ class Game:
     chat: str = ""
     #: a rematch: the id of the game it replays
     after: str | None = None
+    #: how its pictures are drawn: a theme of the renderer (``colourblind``...)
+    theme: str = "classic"
     #: a rematch: the seat (index) that plays first, the one after the last game's first
     first: int | None = None
     #: the store revision this was loaded at (not saved)
@@ -254,6 +256,8 @@ class Game:
             d["chat"] = self.chat
         if self.after is not None:
             d["after"] = self.after
+        if self.theme != "classic":
+            d["theme"] = self.theme
         if self.first is not None:
             d["first"] = self.first
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
@@ -314,6 +318,7 @@ class Game:
             chat=reading.text(d.get("chat", d.get("chan")), "chat", limit=1000),
             after=reading.text(d["after"], "after", limit=200) if d.get("after") else None,
             first=reading.whole(d["first"], 0, 3, "first") if d.get("first") is not None else None,
+            theme=reading.word(d.get("theme", "classic"), "theme"),
             rev=rev,
         )
         if state is not None and sorted(s.colour or "" for s in game.seats) != sorted(colours):

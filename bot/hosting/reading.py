@@ -82,6 +82,14 @@ def language(v: Any) -> str:
     return lang
 
 
+def word(v: Any, what: str) -> str:
+    """A short name made of ASCII letters (a theme)."""
+    name = text(v, what, limit=32)
+    if not name.isascii() or not name.isalpha():
+        raise ValueError(f"{what} must be a word")
+    return name
+
+
 def actions(v: Any) -> str:
     record = text(v, "acts", empty=True, limit=1_000_000)
     if not set(record) <= ACTIONS:

@@ -46,6 +46,7 @@ def rematch_of(
         deadline=now + lobby_minutes * 60 if lobby_minutes > 0 else None,
         chat=old.chat,
         after=old.id,
+        theme=old.theme,
         first=(before + 1) % len(seats) if before is not None else None,
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from renderer import animate
 
 from ..hosting import Game
-from .pictures import picture_names, picture_words
+from .pictures import picture_names, picture_words, theme_of
 
 #: the width of a game's animation in pixels
 ANIMATION_SIZE = 480
@@ -29,4 +29,5 @@ def game_animation(game: Game, lang: str | None = None, size: int = ANIMATION_SI
         computers=computer_colours(game),
         words=picture_words(lang),
         size=size,
+        theme=theme_of(game),
     )

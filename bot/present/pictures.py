@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine import Move
-from renderer import Words, render_board, render_standings
+from renderer import THEMES, Words, render_board, render_standings
 
 from ..hosting import Game
 from .catalog import translations
@@ -67,8 +67,15 @@ def board_png(game: Game, size: int = 600, lang: str | None = None) -> bytes:
         last_move=last,
         rolled=rolled,
         size=size,
+        theme=theme_of(game),
         words=picture_words(lang),
     )
+
+
+def theme_of(game: Game) -> str:
+    """The theme the game's pictures are drawn in (the classic one if this ludo-bot
+    does not know the game's)."""
+    return game.theme if game.theme in THEMES else "classic"
 
 
 def standings_png(game: Game, size: int = 600, lang: str | None = None) -> bytes:
@@ -76,5 +83,9 @@ def standings_png(game: Game, size: int = 600, lang: str | None = None) -> bytes
     assert game.state is not None
     lang = lang or game.lang
     return render_standings(
-        game.state, names=picture_names(game, lang), size=size, words=picture_words(lang)
+        game.state,
+        names=picture_names(game, lang),
+        size=size,
+        theme=theme_of(game),
+        words=picture_words(lang),
     )

@@ -28,7 +28,6 @@ from ...present import (
     parse_new_game,
     parse_press,
     refusal_text,
-    rules_lines,
     say,
     table_view,
 )
@@ -97,7 +96,7 @@ class TelegramAdapter:
         self.notices = Notices(self.app.bot, self.window, notice_seconds)
         #: rematch, stats, the leaderboard, the replay and the record
         self.after = AfterGame(
-            service, self.app.bot, self.window, self.notices, self._call, self._answer
+            service, self.app.bot, self.window, self.notices, self._call, self._answer, self.board
         )
         for name, handler in (
             ("start", self.cmd_start),
@@ -216,8 +215,7 @@ class TelegramAdapter:
     # -- commands ---------------------------------------------------------
 
     async def cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Greet in a private chat; in a group, say how to play."""
-        chat = update.effective_chat
+        chat = update.effective_chat  # a greeting in a private chat; how to play in a group
         private = chat is not None and chat.type == ChatType.PRIVATE
         await self.notices.say(update, help_text(language(update), greeting=private))
 
@@ -255,19 +253,17 @@ class TelegramAdapter:
             asked.options,
             timer=asked.timer,
             lang=lang,
+            theme=asked.theme,
         )
         await self._answer(update, outcome)
 
     async def cmd_join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Join the game here."""
         await self._act(update, Intent("join"))
 
     async def cmd_leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Leave the game here."""
         await self._act(update, Intent("leave"))
 
     async def cmd_roll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Roll the die."""
         await self._act(update, Intent("roll"))
 
     async def cmd_move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -279,9 +275,15 @@ class TelegramAdapter:
         await self._act(update, Intent("move", int(args[0])))
 
     async def cmd_board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Show the board (as a new message, with the buttons of the turn)."""
+        await self.board(update, context.args or [])
+
+    async def board(self, update: Update, args: list[str]) -> None:
+        """The board as a new message with the buttons of the turn; ``text``: in words."""
         where = self._where(update)
         if where is None:
+            return
+        if args and args[0].lower() == "text":
+            await self.after.board_text(update, where[0])
             return
         outcome = await self._call(self.service.look, where[0])
         if outcome.refusal is not None:
@@ -289,14 +291,9 @@ class TelegramAdapter:
         await self.show(outcome, fresh=True, lang=language(update))
 
     async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """The rules of the game here, or of the rule set named."""
         where = self._where(update)
-        if where is None:
-            return
-        args = context.args or []
-        game = await self._call(self.service.game_in, where[0])
-        lines = rules_lines(args[0].lower() if args else None, game)
-        await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
+        if where is not None:  # the rules of the game here, or of the rule set named
+            await self.after.rules(update, where[0], context.args or [])
 
     async def cmd_end(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """End the game: its creator, or a chat admin."""

@@ -22,7 +22,7 @@ from telegram.error import BadRequest, Forbidden
 from ...hosting import Game, Refusal, User
 from ...hosting.results import person_key
 from ...hosting.tally import find_person
-from ...present import Text, refusal_text
+from ...present import Text, refusal_text, rules_lines
 from ...present.after import (
     forget_text,
     record_caption,
@@ -31,6 +31,7 @@ from ...present.after import (
     this_month,
     top_lines,
 )
+from ...present.alt import alt_lines
 from ...present.animation import game_animation
 from ...service import GameService, Outcome
 from .notices import Notices
@@ -40,8 +41,8 @@ from .updates import language, user_of
 
 log = logging.getLogger(__name__)
 
-#: ``/ludo <word>``: what comes after a game
-WORDS = ("rematch", "stats", "top", "forget", "replay", "record")
+#: ``/ludo <word>``: what comes after a game, and ``/ludo board [text]``
+WORDS = ("rematch", "stats", "top", "forget", "replay", "record", "board")
 #: ``/ludo top month``: this month's leaderboard
 MONTH = ("month", "monthly")
 
@@ -59,6 +60,7 @@ class AfterGame:
         notices: Notices,
         call: Call,
         answer: Callable[[Update, Outcome], Awaitable[None]],
+        board: Callable[[Update, list[str]], Awaitable[None]],
     ) -> None:
         self.service = service
         self.bot = bot
@@ -68,12 +70,16 @@ class AfterGame:
         self.call = call
         #: answers a command's outcome (refused: told; done: the table shown)
         self.answer = answer
+        #: ``/board [text]``
+        self.board = board
 
     async def command(self, update: Update, channel: str, user: User, words: list[str]) -> None:
         """``/ludo <word> [...]``, ``<word>`` one of :data:`WORDS`."""
         what, rest = words[0].lower(), words[1:]
         lang = language(update)
-        if what == "rematch":
+        if what == "board":
+            await self.board(update, rest)
+        elif what == "rematch":
             await self.answer(update, await self.call(self.service.rematch, channel, user))
         elif what == "stats":
             await self.stats(update, channel, user, rest)
@@ -102,6 +108,23 @@ class AfterGame:
                 await self.replay(game, lang)
             else:
                 await self.record(game, channel, lang)
+
+    async def board_text(self, update: Update, channel: str) -> None:
+        """``/board text``: the board of the game here in words (for a screen reader)."""
+        game = await self.call(self.service.game_in, channel)
+        if game is None or game.state is None:
+            await self.notices.tell(
+                update, Text("refuse.no_game" if game is None else "refuse.not_started")
+            )
+            return
+        lines = alt_lines(game)
+        await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
+
+    async def rules(self, update: Update, channel: str, words: list[str]) -> None:
+        """``/rules [name]``: the rules of the game here, or of the rule set named."""
+        game = await self.call(self.service.game_in, channel)
+        lines = rules_lines(words[0].lower() if words else None, game)
+        await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=language(update)))
 
     async def stats(self, update: Update, channel: str, user: User, words: list[str]) -> None:
         """The stats of the asker, of the person whose message they answer, or of the

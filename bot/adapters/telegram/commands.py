@@ -148,6 +148,8 @@ class LudoArgs:
     timer: int | None = None
     #: the table's language (None: the opener's)
     lang: str | None = None
+    #: how its pictures are drawn (``theme=colourblind``); the service checks the name
+    theme: str = "classic"
     #: why the game cannot be set up so, in words (None: it may be tried)
     error: Text | None = None
 
@@ -159,6 +161,7 @@ def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
     options: dict[str, Any] = {}
     timer: int | None = None
     lang: str | None = None
+    theme = "classic"
     for k, raw in enumerate(args):
         word = raw.strip().lower()
         key, eq, value = word.partition("=")
@@ -173,6 +176,9 @@ def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
             if lang is None:
                 return LudoArgs(rules, options, error=refusal_text(Refusal("refuse.bad_language")))
             continue
+        if key == "theme":
+            theme = value
+            continue
         if key == "timer":
             if value in ("off", "0", "none"):
                 timer = 0
@@ -186,7 +192,7 @@ def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
                 )
             continue
         options[key] = option_value(value)
-    return LudoArgs(rules, options, timer, lang)
+    return LudoArgs(rules, options, timer, lang, theme)
 
 
 def option_value(value: str) -> Any:

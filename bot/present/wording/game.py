@@ -159,6 +159,17 @@ GAME: dict[str, str | tuple[str, str]] = {
     "rules.options": "This game's options: {options}.",
     "game.language": "This table speaks {language} from now on.",
     # who plays, and where a piece stands
+    # the board in words (the image's description, /ludo board text)
+    "alt.board": "A board of {rules} Ludo.",
+    "alt.die": "The die shows {die}, rolled by {who}.",
+    "alt.colour": "{who} ({colour}): {pieces}.",
+    "alt.home": ("{count} piece home", "{count} pieces home"),
+    "alt.yard": ("{count} in the yard", "{count} in the yard"),
+    "alt.track": ("{count} on square {squares}", "{count} on squares {squares}"),
+    "alt.column": (
+        "{count} in the home column at {squares}",
+        "{count} in the home column at {squares}",
+    ),
     "who.computer": "Computer ({colour})",
     "who.a_computer": "Computer",
     "who.seat": "{who} ({colour})",

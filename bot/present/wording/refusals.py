@@ -27,6 +27,7 @@ REFUSALS: dict[str, str] = {
     "refuse.only_creator_ends": "Only {host} or a moderator can end the game.",
     "refuse.busy": "The game is busy; please try again.",
     "refuse.store_down": "The games cannot be reached right now. Try again in a moment.",
+    "refuse.bad_theme": "I do not know that theme. Choose one of {choices}.",
     "refuse.bad_language": "I do not speak that language. Choose one of {languages}.",
     "refuse.only_creator_language": "Only {host} or a moderator can change the game's language.",
     # a move the rules do not allow (the engine's reason codes)
