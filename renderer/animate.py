@@ -23,7 +23,7 @@ from engine import GameState, IllegalAction, Move, apply, load_record, move_for,
 
 from . import geometry as geo
 from .board import MIN_SIZE, board_image, check_size
-from .standings import render_standings
+from .standings import standings_image
 from .theme import theme_for
 from .words import ENGLISH, Words
 
@@ -282,11 +282,9 @@ class _Drawing:
 
     def standings(self, size: int) -> Image.Image:
         """The standings, centred on a picture the size of the board's."""
-        png = render_standings(
+        table = standings_image(
             self.final, names=self.names, size=size, theme=self.theme, words=self.words
         )
-        with Image.open(io.BytesIO(png)) as opened:
-            table = opened.convert("RGB")
         height = geo.Layout(size).height
         canvas = Image.new("RGB", (size, height), theme_for(self.theme).background)
         canvas.paste(table, (0, max(0, (height - table.height) // 2)))

@@ -3,11 +3,13 @@
 The picture is drawn in layers: the static board (:mod:`renderer.static`), the
 players' names and the frame of the one to act (:mod:`renderer.status`), the
 pieces and the last move's marks (:mod:`renderer.pieces`), then the status bar.
+The static board and the sprites (pieces, rings, dice, words) are drawn once and
+cached; each picture is composed from them in RGB, then mapped to the theme's
+fixed palette and encoded as a palette PNG (:mod:`renderer.indexed`).
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 
 from PIL import Image, ImageDraw
@@ -15,6 +17,7 @@ from PIL import Image, ImageDraw
 from engine import COLOUR_INDEX, GameState, Move
 
 from . import geometry as geo
+from .indexed import INDEXED_PNG_OPTIONS, PNG_OPTIONS, to_png
 from .pieces import draw_pieces, mark_captured, mark_last_move, rings_for
 from .static import star_style, static_board
 from .status import draw_players, draw_status
@@ -24,11 +27,10 @@ from .words import ENGLISH, Words
 
 DEFAULT_SIZE = 600
 MIN_SIZE, MAX_SIZE = 300, 2400
-#: PNG settings shared by every image (and by the benchmark's encode floor)
-PNG_OPTIONS = {"format": "PNG", "compress_level": 6}
 
 __all__ = [
     "DEFAULT_SIZE",
+    "INDEXED_PNG_OPTIONS",
     "MAX_SIZE",
     "MIN_SIZE",
     "PNG_OPTIONS",
@@ -58,7 +60,7 @@ def render_board(
     theme: str = "classic",
     words: Words = ENGLISH,
 ) -> bytes:
-    """The board of ``state`` as PNG bytes.
+    """The board of ``state`` as PNG bytes (a palette PNG, in the theme's colours).
 
     ``names`` maps colours to player names (any text; cut to fit).
     ``last_move`` (a :class:`engine.Move`, e.g. from ``legal_moves`` before it
@@ -80,9 +82,7 @@ def render_board(
         theme=theme,
         words=words,
     )
-    out = io.BytesIO()
-    img.save(out, **PNG_OPTIONS)  # type: ignore[arg-type]
-    return out.getvalue()
+    return to_png(img, theme)
 
 
 def board_image(
@@ -96,7 +96,8 @@ def board_image(
     theme: str = "classic",
     words: Words = ENGLISH,
 ) -> Image.Image:
-    """:func:`render_board` before the PNG encoding (a Pillow image)."""
+    """:func:`render_board` as drawn, before it is mapped to the theme's palette and
+    encoded: an RGB Pillow image."""
     check_size(size)
     t = theme_for(theme)
     lay = geo.Layout(size)
@@ -106,7 +107,7 @@ def board_image(
     names = names or {}
     pieces = state.pieces
 
-    draw_players(d, lay, state, names, t, words)
+    draw_players(img, d, lay, state, names, t, words)
     if last_move is not None:
         mark_last_move(d, lay, last_move, pieces, t)
     draw_pieces(img, d, lay, state, rings_for(state, highlight), t)

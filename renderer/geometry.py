@@ -126,6 +126,11 @@ def base_slot(colour: int, piece: int, pieces: int = 4) -> Point:
 YARD_PANEL = (1.1, 0.5, 5.5, 5.5)
 #: the name band's vertical centre, relative to the yard's top
 NAME_LINE = 0.56
+#: the centre of the yard's mark (the piece shape of a theme with marks), relative to
+#: the yard's corner: between the base slots, clear of the pieces and their rings...
+YARD_MARK = (3.3, 3.0)
+#: ...and its half-size, in cells
+YARD_MARK_SIZE = 0.3
 
 
 def triangle(colour: int) -> tuple[Point, ...]:

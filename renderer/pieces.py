@@ -10,7 +10,7 @@ from engine import COLOUR_INDEX, COLOURS, HOME, GameState, Move, legal_moves
 
 from . import geometry as geo
 from .sprites import cross, paste, ring, token
-from .text import font
+from .text import draw_text, font
 from .theme import Theme
 
 
@@ -148,26 +148,13 @@ def draw_pieces(
         if n > 4:
             oy, ox = _STACK_OFFSETS[4][3]
             f = font(round(lay.cell * 0.3))
-            d.text(
-                (cx + ox * lay.cell, cy + oy * lay.cell),
-                f"+{n - 3}",
-                font=f,
-                fill=t.text,
-                anchor="mm",
-            )
+            draw_text(img, (cx + ox * lay.cell, cy + oy * lay.cell), f"+{n - 3}", f, t.text, "mm")
     f = font(round(lay.cell * 0.75))
     for c, count in home.items():
         y, x = geo.triangle_centre(c)
         px, py = lay.point(y, x)
-        d.text(
-            (px, py),
-            str(count),
-            font=f,
-            fill=t.colours[c].ink,
-            anchor="mm",
-            stroke_width=max(1, lay.cell // 20),
-            stroke_fill=t.colours[c].dark,
-        )
+        pal = t.colours[c]
+        draw_text(img, (px, py), str(count), f, pal.ink, "mm", max(1, lay.cell // 20), pal.dark)
 
 
 def _token(
@@ -183,5 +170,5 @@ def _token(
     paste(img, token(c, i + 1, diameter, t.name), centre)
     if ringed:
         w = max(2, diameter // 9)
-        paste(img, ring(diameter + 2 * w, (20, 20, 20), w + 2), centre)
+        paste(img, ring(diameter + 2 * w, t.edge, w + 2), centre)
         paste(img, ring(diameter + 2 * w - 2, t.movable, w), centre)

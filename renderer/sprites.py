@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from .shapes import draw_shape, label_place
 from .text import font
 from .theme import RGB, theme_for
 
@@ -19,18 +20,21 @@ def _shrink(img: Image.Image, size: int) -> Image.Image:
 
 @lru_cache(maxsize=512)
 def token(colour: int, number: int | None, diameter: int, theme: str) -> Image.Image:
-    """A piece: a disc in its colour with its number (from 1) on it."""
+    """A piece: its colour's shape (a disc, unless the theme says otherwise) in its
+    colour, with a dark rim and its number (from 1) on it."""
     pal = theme_for(theme).colours[colour]
     big = diameter * SUPER
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     edge = max(SUPER, round(big * 0.07))
-    d.ellipse((0, 0, big - 1, big - 1), fill=(*pal.dark, 255))
-    d.ellipse((edge, edge, big - 1 - edge, big - 1 - edge), fill=(*pal.main, 255))
+    centre, h = ((big - 1) / 2, (big - 1) / 2), (big - 1) / 2
+    draw_shape(d, pal.shape, centre, h, (*pal.dark, 255))
+    draw_shape(d, pal.shape, centre, h, (*pal.main, 255), inset=edge)
     if number is not None:
-        f = font(round(big * 0.62))
+        scale, drop = label_place(pal.shape)
+        f = font(round(big * scale))
         d.text(
-            (big / 2, big / 2 + big * 0.02), str(number), font=f, fill=(*pal.ink, 255), anchor="mm"
+            (big / 2, big / 2 + big * drop), str(number), font=f, fill=(*pal.ink, 255), anchor="mm"
         )
     return _shrink(img, diameter)
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 
 from PIL import Image, ImageDraw
 
 from engine import COLOURS, GameState
 
-from .board import DEFAULT_SIZE, PNG_OPTIONS, check_size
+from .board import DEFAULT_SIZE, check_size
+from .indexed import to_png
 from .sprites import token
 from .text import Font, clean_name, fit, font
 from .theme import theme_for
@@ -26,7 +26,22 @@ def render_standings(
 ) -> bytes:
     """The standings of a finished game: places, names, and scores (classic) or
     squares still to go.  A game still running shows the current order.
-    ``words`` are the words drawn, in the reader's language (default: English)."""
+    ``words`` are the words drawn, in the reader's language (default: English).
+    A palette PNG, in the theme's colours."""
+    img = standings_image(state, names=names, size=size, theme=theme, words=words)
+    return to_png(img, theme)
+
+
+def standings_image(
+    state: GameState,
+    *,
+    names: Mapping[str, str] | None = None,
+    size: int = DEFAULT_SIZE,
+    theme: str = "classic",
+    words: Words = ENGLISH,
+) -> Image.Image:
+    """:func:`render_standings` as drawn, before it is mapped to the theme's palette
+    and encoded: an RGB Pillow image."""
     check_size(size)
     t = theme_for(theme)
     names = names or {}
@@ -78,9 +93,7 @@ def render_standings(
             fill=t.text,
             anchor="lm",
         )
-    out = io.BytesIO()
-    img.save(out, **PNG_OPTIONS)  # type: ignore[arg-type]
-    return out.getvalue()
+    return img
 
 
 def _detail(state: GameState, colour: str, words: Words) -> str:

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from engine import FIRST_COLUMN, HOME, TRACK_SQUARES, GameState, is_star, start_colour
 
 from . import geometry as geo
+from .shapes import draw_shape
 from .theme import RGB, Theme, theme_for
 
 
@@ -83,11 +84,18 @@ def _draw_yard(
         (*lay.point(top, left), *lay.point(bottom, right)), fill=fill, outline=t.grid, width=line
     )
     pt, pl, pb, pr = geo.YARD_PANEL
+    panel = t.square if seated else t.background
     d.rounded_rectangle(
         (*lay.point(top + pt, left + pl), *lay.point(top + pb, left + pr)),
         radius=lay.cell // 3,
-        fill=t.square if seated else t.background,
+        fill=panel,
     )
+    if t.marks:  # the colour's piece shape, hollow, between the base slots
+        my, mx = geo.YARD_MARK
+        centre = lay.point(top + my, left + mx)
+        h = geo.YARD_MARK_SIZE * lay.cell
+        draw_shape(d, pal.shape, centre, h, pal.dark if seated else t.inactive)
+        draw_shape(d, pal.shape, centre, h, panel, inset=max(2, lay.cell * 0.09))
 
 
 def _draw_star(d: ImageDraw.ImageDraw, lay: geo.Layout, cell: geo.Cell, colour: RGB) -> None:

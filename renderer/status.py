@@ -9,12 +9,13 @@ from engine import COLOUR_INDEX, COLOURS, GameState
 
 from . import geometry as geo
 from .sprites import die, paste, token
-from .text import Names, clean_name, fit, font
+from .text import Font, Names, clean_name, draw_text, fit, font, length
 from .theme import Theme
 from .words import Words
 
 
 def draw_players(
+    img: Image.Image,
     d: ImageDraw.ImageDraw,
     lay: geo.Layout,
     state: GameState,
@@ -28,7 +29,7 @@ def draw_players(
     name_font = font(round(lay.cell * 0.52))
     for colour in state.players:
         c = COLOURS.index(colour)
-        _draw_name(d, lay, c, clean_name(names.get(colour), words.colour(colour)), name_font, t)
+        _draw_name(img, lay, c, clean_name(names.get(colour), words.colour(colour)), name_font, t)
 
 
 def _frame_yard(d: ImageDraw.ImageDraw, lay: geo.Layout, c: int, t: Theme) -> None:
@@ -42,14 +43,11 @@ def _frame_yard(d: ImageDraw.ImageDraw, lay: geo.Layout, c: int, t: Theme) -> No
     d.rectangle((x0 + w, y0 + w, x1 - 1 - w, y1 - 1 - w), outline=t.movable, width=w)
 
 
-def _draw_name(
-    d: ImageDraw.ImageDraw, lay: geo.Layout, c: int, name: str, f: object, t: Theme
-) -> None:
+def _draw_name(img: Image.Image, lay: geo.Layout, c: int, name: str, f: Font, t: Theme) -> None:
     top, left, _, right = geo.yard_box(c)
     width = (right - left - 0.6) * lay.cell
-    text = fit(name, f, width)  # type: ignore[arg-type]
     x, y = lay.point(top + geo.NAME_LINE, (left + right) / 2)
-    d.text((x, y), text, font=f, fill=t.colours[c].ink, anchor="mm")  # type: ignore[arg-type]
+    draw_text(img, (x, y), fit(name, f, width), f, t.colours[c].ink, "mm")
 
 
 def draw_status(
@@ -93,12 +91,12 @@ def draw_status(
     suffix = f": {text}" if state.phase != "over" else f" {text}"
     # a long wording (another language, a small image) is drawn smaller, so the name
     # keeps a fifth of the room; cut only if even the smaller font is too wide
-    wide = f.getlength(suffix)
+    wide = length(suffix, f)
     if wide > room * 0.8:
         f = font(max(round(h * 0.3), int(f.size * room * 0.8 / wide)))
         suffix = fit(suffix, f, room * 0.8)
-    name = fit(label, f, max(10.0, room - f.getlength(suffix)))
-    d.text((x + dot // 2 + 10, mid), name + suffix, font=f, fill=t.text, anchor="lm")
+    name = fit(label, f, max(10.0, room - length(suffix, f)))
+    draw_text(img, (x + dot // 2 + 10, mid), name + suffix, f, t.text, "lm")
     if rolled is not None and show:
         frame = t.colours[COLOURS.index(rolled[0])].main
         sprite = die(rolled[1], die_size, t.name, frame)

@@ -1,14 +1,18 @@
-"""Fonts, and player names made safe to draw (any Unicode, any length)."""
+"""Fonts, text drawn from cached masks, and player names made safe to draw
+(any Unicode, any length)."""
 
 from __future__ import annotations
 
 import io
+import math
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
+
+from .theme import RGB
 
 FONT_FILE = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"
 #: a name longer than this is cut before it is measured at all
@@ -81,9 +85,16 @@ def clean_name(name: object, fallback: str) -> str:
     return cleaned or fallback
 
 
+@lru_cache(maxsize=4096)
+def length(text: str, f: Font) -> float:
+    """The width of ``text`` in font ``f``, in pixels (measured once)."""
+    return f.getlength(text)
+
+
+@lru_cache(maxsize=2048)
 def fit(text: str, f: Font, width: float) -> str:
     """``text`` cut (with an ellipsis) to at most ``width`` pixels in font ``f``."""
-    if f.getlength(text) <= width:
+    if length(text, f) <= width:
         return text
     lo, hi = 0, len(text)
     while lo < hi:  # longest prefix that fits with the ellipsis
@@ -95,3 +106,57 @@ def fit(text: str, f: Font, width: float) -> str:
     if lo:
         return text[:lo].rstrip() + ELLIPSIS
     return ELLIPSIS if f.getlength(ELLIPSIS) <= width else ""
+
+
+def draw_text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    f: Font,
+    fill: RGB,
+    anchor: str = "la",
+    stroke_width: int = 0,
+    stroke_fill: RGB | None = None,
+) -> None:
+    """``text`` drawn as ``ImageDraw.text`` draws it (anchored at ``xy``, an optional
+    stroke round it in ``stroke_fill``), through masks drawn once per text, font
+    and sub-pixel position: a board draws the same names and words over and over."""
+    x, y = xy
+    ix, iy = math.floor(x), math.floor(y)
+    where = (ix, iy, x - ix, y - iy)
+    if stroke_width:
+        _paste_mask(
+            img,
+            _mask(text, f, anchor, where[2], where[3], stroke_width),
+            where,
+            stroke_fill or fill,
+        )
+    _paste_mask(img, _mask(text, f, anchor, where[2], where[3], 0), where, fill)
+
+
+def _paste_mask(
+    img: Image.Image,
+    mask: tuple[Image.Image, int, int],
+    where: tuple[int, int, float, float],
+    colour: RGB,
+) -> None:
+    m, ox, oy = mask
+    x0, y0 = where[0] - ox, where[1] - oy
+    img.paste(colour, (x0, y0, x0 + m.width, y0 + m.height), m)
+
+
+@lru_cache(maxsize=1024)
+def _mask(
+    text: str, f: Font, anchor: str, fx: float, fy: float, stroke: int
+) -> tuple[Image.Image, int, int]:
+    """The coverage of ``text`` anchored at (ox + fx, oy + fy) of the mask: (mask, ox, oy)."""
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    left, top, right, bottom = probe.textbbox(
+        (fx, fy), text, font=f, anchor=anchor, stroke_width=stroke
+    )
+    ox, oy = 2 - math.floor(left), 2 - math.floor(top)
+    m = Image.new("L", (ox + math.ceil(right) + 2, oy + math.ceil(bottom) + 2))
+    ImageDraw.Draw(m).text(
+        (ox + fx, oy + fy), text, font=f, fill=255, anchor=anchor, stroke_width=stroke
+    )
+    return m, ox, oy

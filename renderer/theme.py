@@ -1,10 +1,19 @@
-"""Colours of the board, by theme name."""
+"""Colours of the board, by theme name.
+
+Each colour's pieces are discs in the classic themes.  The ``colourblind`` theme
+does not count on colour alone: its four colours are the Okabe–Ito palette's
+vermillion, yellow and sky blue, and a darker bluish green (they stay apart under
+protanopia, deuteranopia and tritanopia), each colour's pieces have their own
+shape (disc, square, triangle, diamond), and each yard shows its colour's shape.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 RGB = tuple[int, int, int]
+#: the outlines a colour's pieces can have
+SHAPES = ("disc", "square", "triangle", "diamond")
 
 
 @dataclass(frozen=True)
@@ -14,6 +23,8 @@ class Palette:
     dark: RGB
     #: the number written on a token of this colour
     ink: RGB
+    #: the outline of this colour's pieces: one of SHAPES
+    shape: str = "disc"
 
 
 @dataclass(frozen=True)
@@ -34,6 +45,10 @@ class Theme:
     die: RGB
     pip: RGB
     colours: tuple[Palette, Palette, Palette, Palette]
+    #: the dark edge of the ring round a movable piece
+    edge: RGB = (20, 20, 20)
+    #: each yard shows its colour's piece shape (a hollow mark between the base slots)
+    marks: bool = False
 
 
 THEMES: dict[str, Theme] = {
@@ -78,6 +93,28 @@ THEMES: dict[str, Theme] = {
             Palette((242, 196, 40), (104, 90, 36), (255, 234, 150), (56, 38, 0)),
             Palette((70, 130, 236), (40, 62, 110), (170, 200, 255), (255, 255, 255)),
         ),
+    ),
+    "colourblind": Theme(
+        name="colourblind",
+        background=(243, 243, 241),
+        square=(255, 255, 255),
+        grid=(110, 110, 110),
+        text=(20, 20, 20),
+        star=(150, 150, 150),
+        shelter=(60, 60, 60),
+        inactive=(205, 205, 205),
+        movable=(204, 121, 167),
+        last=(20, 20, 20),
+        captured=(0, 0, 0),
+        die=(255, 255, 255),
+        pip=(20, 20, 20),
+        colours=(
+            Palette((213, 94, 0), (247, 214, 190), (122, 50, 0), (20, 20, 20), "disc"),
+            Palette((0, 110, 80), (178, 216, 204), (0, 56, 40), (255, 255, 255), "square"),
+            Palette((240, 228, 66), (250, 245, 196), (130, 120, 0), (20, 20, 20), "triangle"),
+            Palette((86, 180, 233), (206, 233, 249), (0, 84, 130), (20, 20, 20), "diamond"),
+        ),
+        marks=True,
     ),
 }
 

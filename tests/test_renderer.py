@@ -24,10 +24,19 @@ from PIL import Image, ImageChops, ImageDraw
 
 import engine
 from engine import COLOURS, GameState
-from renderer import DEFAULT_SIZE, ENGLISH, Words, board_image, render_board, render_standings
+from renderer import (
+    DEFAULT_SIZE,
+    ENGLISH,
+    Words,
+    board_image,
+    render_board,
+    render_standings,
+    standings_image,
+)
 from renderer import board as board_module
 from renderer import geometry as geo
 from renderer import text as text_module
+from renderer.indexed import to_indexed
 from renderer.text import ELLIPSIS, MAX_NAME_CHARS, clean_name, fit, font, has_glyph
 from renderer.theme import THEMES, theme_for
 from tests.util import game, run
@@ -38,8 +47,8 @@ Box = tuple[int, int, int, int]
 T = theme_for("classic")
 LAY = geo.Layout(DEFAULT_SIZE)
 CELL = LAY.cell
-#: PNG budget per board at the default size (chat uploads stay small)
-MAX_PNG_BYTES = 150_000
+#: PNG budget per board at the default size (chat uploads stay small: palette PNGs)
+MAX_PNG_BYTES = 30_000
 #: a free square for stacks: absolute 19 is neither a start square nor a star
 STACK_SQUARE = 19
 
@@ -818,10 +827,21 @@ def test_standings_of_a_running_game_render() -> None:
     assert st.size == (DEFAULT_SIZE, standings_height(DEFAULT_SIZE, 3))
 
 
-def test_png_is_the_same_picture_as_board_image() -> None:
-    # render_board is board_image encoded as PNG (lossless).
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_png_is_board_image_on_the_themes_palette(theme: str) -> None:
+    # render_board is board_image mapped to the theme's fixed palette, then encoded as a
+    # palette PNG (lossless from there); tests/test_render_palette.py shows that the
+    # mapping looks the same.  Likewise render_standings and standings_image.
     s = play(engine.new_game("classic", 4), ROLLS[:30])
-    assert decode(render_board(s)).tobytes() == image(s).tobytes()
+    png = render_board(s, theme=theme)
+    assert Image.open(io.BytesIO(png)).mode == "P"
+    on_palette = to_indexed(image(s, theme=theme), theme).convert("RGB")
+    assert decode(png).tobytes() == on_palette.tobytes()
+    over = finished("classic")
+    png = render_standings(over, theme=theme)
+    assert Image.open(io.BytesIO(png)).mode == "P"
+    on_palette = to_indexed(standings_image(over, theme=theme), theme).convert("RGB")
+    assert decode(png).tobytes() == on_palette.tobytes()
 
 
 # --------------------------------------------------------------------------
