@@ -11,25 +11,26 @@ REST (under ``/api/v10``)
     (JSON or multipart, types 4 to 8), followups and edits of interaction
     messages (``@original`` and followups), channel messages (post, get, edit,
     delete), channels, and the attachments' bytes.  Requests are checked as
-    Discord checks them (message limits, components, allowed mentions, the
-    three seconds for the first response, one response per interaction, a
-    followup right after a deferred message edits the loading message and
-    keeps its visibility); refusals are Discord's error bodies and are kept in
-    :attr:`FakeDiscord.errors`.
+    Discord checks them (message limits, attachment descriptions of at most 1024
+    characters, components, allowed mentions, the three seconds for the first
+    response, one response per interaction, a followup right after a deferred
+    message edits the loading message and keeps its visibility); refusals are
+    Discord's error bodies and are kept in :attr:`FakeDiscord.errors`.
 
 Gateway (a websocket at ``/gateway``, zlib-stream compressed when asked)
     HELLO, IDENTIFY (token checked, 4004 otherwise; privileged intents not
     enabled for the bot, 4014; a bad shard, 4010), READY, GUILD_CREATE for
-    the shard that owns the guild (a text channel, a thread under it, the
-    @everyone role, the bot's member), heartbeats answered.
+    the shard that owns the guild (its text channels, more with
+    :meth:`FakeDiscord.add_channel`, a thread, the @everyone role, the bot's
+    member), heartbeats answered.
     :attr:`FakeDiscord.refuse_identify` closes every IDENTIFY with a given code
     (Discord refusing a session whose token REST still takes), and
     :meth:`FakeDiscord.drop_sessions` closes the live sessions with a given code.
 
 State
     channels with their messages (content, embeds, components, attachments
-    with their bytes, flags, allowed mentions, who was pinged; ephemeral
-    messages are visible only to their user), every REST call, the synced
+    with their bytes and descriptions, flags, allowed mentions, who was pinged;
+    ephemeral messages are visible only to their user), every REST call, the synced
     commands, every interaction with its responses.
 
 Tests inject interactions (:meth:`FakeDiscord.slash`, :meth:`FakeDiscord.click`,
@@ -101,6 +102,8 @@ CLOSE_REASONS = {
 FIRST_RESPONSE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
+#: the longest description (alt text) of an attachment
+ATTACHMENT_DESCRIPTION_LIMIT = 1024
 
 OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6}
 _NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -185,6 +188,8 @@ class Attachment:
     data: bytes
     content_type: str
     url: str
+    #: its alt text (``attachments[n].description`` of the request), if it was given one
+    description: str | None = None
 
     def json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -195,6 +200,8 @@ class Attachment:
             "proxy_url": self.url,
             "content_type": self.content_type,
         }
+        if self.description is not None:
+            d["description"] = self.description
         size = png_size(self.data)
         if size is not None:
             d["width"], d["height"] = size
@@ -1001,6 +1008,13 @@ class FakeDiscord:
                 },
             }
 
+    def add_channel(self, name: str) -> int:
+        """A new text channel of the guild (before the bot connects, it is in the guild the
+        bot is sent; later only interactions from it tell the bot of it); its id."""
+        cid = self.snowflake()
+        self.channels[cid] = dict(self.channels[self.channel_id], id=str(cid), name=name)
+        return cid
+
     def guild_json(self) -> dict[str, Any]:
         g = str(self.guild_id)
         return {
@@ -1055,7 +1069,7 @@ class FakeDiscord:
                     "flags": 0,
                 }
             ],
-            "channels": [self.channels[self.channel_id]],
+            "channels": [c for c in self.channels.values() if c["type"] == 0],
             "threads": [self.channels[self.thread_id]],
             "presences": [],
             "stage_instances": [],
@@ -1501,6 +1515,19 @@ class FakeDiscord:
                                 seen.add(cid)
                         elif b.get("style") != 5:
                             problems[w + ".style"] = "invalid style"
+        attachments = body.get("attachments")
+        if attachments is not None:
+            if not isinstance(attachments, list) or len(attachments) > 10:
+                problems["attachments"] = "at most 10 attachments"
+            else:
+                for k, a in enumerate(attachments):
+                    alt = a.get("description") if isinstance(a, dict) else None
+                    if alt is not None and (
+                        not isinstance(alt, str) or len(alt) > ATTACHMENT_DESCRIPTION_LIMIT
+                    ):
+                        problems[f"attachments.{k}.description"] = (
+                            f"must be {ATTACHMENT_DESCRIPTION_LIMIT} or fewer in length"
+                        )
         am = body.get("allowed_mentions")
         if am is not None:
             parse = am.get("parse", [])
@@ -1563,7 +1590,9 @@ class FakeDiscord:
             for a in body["attachments"]:
                 aid = int(a["id"])
                 if aid in new_files:
-                    keep.append(new_files.pop(aid))
+                    new = new_files.pop(aid)
+                    new.description = a.get("description")
+                    keep.append(new)
                 else:
                     old = next((x for x in msg.attachments if x.id == aid), None)
                     if old is None:

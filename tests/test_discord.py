@@ -1686,7 +1686,12 @@ async def test_run_exits_with_one_line_when_the_gateway_refuses_the_token(
     fake.refuse_identify = 4004
     began = time.monotonic()
     proc = await run_ludo_bot(fake, tmp_path)
-    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    try:
+        _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
     stderr = err.decode()
     assert proc.returncode not in (0, None), (proc.returncode, stderr)
     assert time.monotonic() - began < 30
@@ -1712,7 +1717,12 @@ async def test_run_exits_with_one_line_when_the_intents_are_disallowed_while_run
         raise
     began = time.monotonic()
     await fake.drop_sessions(4014)
-    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    try:
+        _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        if proc.returncode is None:  # never left running: it would take the next fake's port
+            proc.kill()
+            await proc.wait()
     stderr = err.decode()
     assert proc.returncode not in (0, None), (proc.returncode, stderr)
     assert time.monotonic() - began < 15
@@ -2152,6 +2162,9 @@ async def test_commands_are_named_and_described_in_each_locale(
                     localized(choice, "name", value.capitalize(), rule_word(value))
                 elif o == "period":
                     key = {"all": "dc.choice.all_time", "month": "dc.choice.this_month"}[value]
+                    localized(choice, "name", say(Text(key)), words(key))
+                elif o == "theme":
+                    key = f"dc.theme.{value}"
                     localized(choice, "name", say(Text(key)), words(key))
                 else:
                     # a language is named in its own words, for every reader

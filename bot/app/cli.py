@@ -292,21 +292,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("play", help="play a game in the terminal")
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal",
+        description="Play Ludo in the terminal. In a terminal you play red against the "
+        "computer (roll with Enter, type a piece's number to move it; Ctrl-D leaves); "
+        "in a pipe every seat is a computer and the story is short.",
+    )
     common(p, "classic")
-    p.add_argument(
+    who = p.add_mutually_exclusive_group()
+    who.add_argument(
         "--human",
         action="append",
         choices=COLOURS,
         metavar="COLOUR",
-        help="a colour you play yourself (repeatable); the others are computer players",
+        help="a colour you play yourself (repeatable; default in a terminal: red); "
+        "the others are computer players",
+    )
+    who.add_argument(
+        "--watch", action="store_true", help="every seat a computer, also in a terminal"
     )
     p.add_argument(
-        "--images",
-        metavar="DIR",
-        help="folder for the board images (default: a new temporary folder)",
+        "--fast",
+        "--no-pause",
+        dest="fast",
+        action="store_true",
+        help="no pause between the computer moves in a terminal",
     )
-    p.add_argument("--no-images", action="store_true", help="do not draw board images")
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="tell every roll and move (in a pipe only the moves that change the game are told)",
+    )
+    p.add_argument("--images", metavar="DIR", help="also draw a board image after every move here")
+    p.add_argument("--no-images", action="store_true", help="no board images (the default)")
     p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
     p.add_argument("--lang", metavar="LANG", help=LANG_HELP)
     p.set_defaults(func=cmd_play)

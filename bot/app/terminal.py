@@ -1,5 +1,15 @@
 """The terminal game (``ludo-bot play``): a game against the computer, told in the
-player's language, with a board image after every move."""
+player's language.
+
+In a terminal (standard input and output both one) the person plays red unless
+told otherwise (``--human``, ``--watch``): the board is drawn in colour
+(:mod:`bot.app.tboard`) when it is their turn and after it, they roll with Enter
+and type the number of the piece to move, and each computer move is one short
+line, a moment apart (``--fast``: no pause).  Elsewhere (a pipe, a file) every
+seat is a computer and the story is short: only the moves that change the game
+(pieces out, captures, pieces home), by round (``--verbose``: every move).
+Board images are drawn only into the folder ``--images`` names.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +18,11 @@ import json
 import os
 import random
 import sys
-import tempfile
+import time
 from pathlib import Path
 from typing import Any, TextIO
+
+from rich.console import Console
 
 from engine import GameState, LudoError, Move, legal_moves, new_game
 from renderer import render_board, render_standings
@@ -22,6 +34,7 @@ from ..present import Text, find_language, language_name, languages, say
 from ..present.catalog import translations
 from ..present.narrate import describe_move, event_texts, one_of, where
 from ..present.pictures import picture_words
+from .tboard import draw_board
 
 
 class CommandError(Exception):
@@ -51,11 +64,8 @@ def image_size(size: int) -> int:
     return size
 
 
-def image_folder(path: str | None) -> Path:
-    """``--images``: the folder for the board images, made if need be (a new
-    temporary folder if not given)."""
-    if path is None:
-        return Path(tempfile.mkdtemp(prefix="ludo-"))
+def image_folder(path: str) -> Path:
+    """``--images``: the folder for the board images, made if need be."""
     folder = Path(path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -79,6 +89,25 @@ def language_arg(code: str | None) -> str | None:
     return lang
 
 
+#: the texts that make a computer's move worth telling in the short story
+NOTABLE = {"ev.enter", "ev.home", "ev.capture", "ev.tower", "ev.barrier", "ev.penalty"}
+NOTABLE |= {"ev.finish", "ev.game_over"}
+#: the texts of a move made
+MOVED = {"ev.move", "ev.enter", "ev.home"}
+#: what the short story tells of such a move: those, and the move itself
+TOLD = NOTABLE | MOVED
+#: seconds between two computer moves in a terminal (``--fast``: none)
+PAUSE = 0.4
+
+
+def interactive(stdin: TextIO, out: TextIO) -> bool:
+    """Is a person at the terminal (standard input and output both a terminal)?"""
+    try:
+        return stdin.isatty() and out.isatty()
+    except ValueError:  # a closed stream
+        return False
+
+
 def cmd_play(
     args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None
 ) -> int:
@@ -87,15 +116,6 @@ def cmd_play(
     lang = language_arg(args.lang)
     if lang is None:
         return 2
-    words = picture_words(lang)
-    tr = translations(lang)
-
-    def colour_word(colour: str) -> str:
-        return tr.pgettext("colour", colour)
-
-    def tell(text: Text, indent: str = "") -> None:
-        print(indent + say(text, lang=lang), file=out, flush=True)
-
     rng = random.Random(args.seed)
     image_size(args.size)
     try:
@@ -111,85 +131,238 @@ def cmd_play(
                 file=sys.stderr,
             )
             return 2
+    at_terminal = interactive(stdin, out)
+    if at_terminal and not humans and not args.watch:
+        humans = {"red" if "red" in state.players else state.players[0]}
     # the first player is drawn (classic 1, tower 1), or rolls highest (italian 1):
     # with a fair die both come to a uniform draw
     state = new_game(
         args.rules, args.players, options=rule_options(args.options), turn=rng.choice(state.players)
     )
-    images = None if args.no_images else image_folder(args.images)
-    computer = HeuristicPlayer(rng)
-    tell(
-        Text(
-            "term.begins",
-            {
-                "rules": state.rules,
-                "players": tuple(colour_word(c) for c in state.players),
-                "who": colour_word(state.turn),
-            },
-        )
-    )
-    if images is not None:
-        tell(Text("term.images", {"path": str(images)}))
-    shots = 0
-    quit_ = False
-
-    def decide(s: GameState) -> Action | None:
-        nonlocal quit_
-        if s.phase == "roll":
-            return {"roll": rng.randint(1, 6)}
-        moves = legal_moves(s)
-        if s.turn in humans and len(moves) > 1:
-            if images is not None:
-                (images / "now.png").write_bytes(render_board(s, size=args.size, words=words))
-            piece = _ask(s, moves, stdin, out, lang)
-            if piece is None:
-                quit_ = True
-                return None
-            return {"move": piece}
-        return {"move": (moves[0] if len(moves) == 1 else computer.choose(s, moves)).piece}
-
-    def shown(step: Step) -> None:
-        nonlocal shots
-        if images is not None and step.move is not None:
-            shots += 1
-            rolled = (step.colour, step.die) if step.phase == "move" else None
-            png = render_board(
-                state, last_move=step.move, rolled=rolled, size=args.size, words=words
-            )
-            (images / f"{shots:04d}.png").write_bytes(png)
-        for text in event_texts(step.events, colour_word):
-            tell(text)
-
+    images = None if args.no_images or args.images is None else image_folder(args.images)
+    board = Console(file=out, highlight=False, markup=False, emoji=False) if at_terminal else None
+    table = Table(state, lang, humans, stdin, out, rng=rng, board=board)
+    table.images, table.size = images, args.size
+    table.pause = PAUSE if at_terminal and not args.fast else 0.0
+    table.verbose = at_terminal or args.verbose
     try:
-        play_on(state, decide, shown)
+        return table.play()
+    except KeyboardInterrupt:  # Ctrl-C: a goodbye, no traceback
+        print(file=out)
+        table.tell(Text("term.bye"))
+        return 130
     except BrokenPipeError:  # the reader of the output went away: ludo-bot ends quietly
         raise
     except OSError as e:  # the images' folder went away, or the disk is full
+        if images is None:
+            raise
         raise CommandError(f"cannot write the board images in {images}: {e.strerror}") from None
-    if quit_:
-        tell(Text("term.bye"))
+
+
+class Table:
+    """A game at the terminal: who plays, what is told and drawn, and the moves asked for."""
+
+    def __init__(
+        self,
+        state: GameState,
+        lang: str,
+        humans: set[str],
+        stdin: TextIO,
+        out: TextIO,
+        *,
+        rng: random.Random,
+        board: Console | None = None,
+    ) -> None:
+        self.state, self.lang, self.humans, self.stdin, self.out = state, lang, humans, stdin, out
+        self.tr = translations(lang)
+        self.words = picture_words(lang)
+        #: the die, and the computer players' choices
+        self.rng = rng
+        self.computer = HeuristicPlayer(rng)
+        #: where the board is drawn (None: no board, only the story)
+        self.board = board
+        #: the folder of the board images (None: no images)
+        self.images: Path | None = None
+        self.size = 0
+        self.shots = 0
+        self.pause = 0.0
+        #: every move told (else only a computer's moves that change something)
+        self.verbose = False
+        self.quit = False
+        #: texts of a roll waiting for the move it makes
+        self.pending: list[Text] = []
+        self.rolled: tuple[str, int] | None = None
+        #: pieces moved since the board was last drawn
+        self.moved = False
+        self.round = 1
+        self.first = state.turn
+
+    def colour_word(self, colour: str) -> str:
+        return self.tr.pgettext("colour", colour)
+
+    def tell(self, text: Text, indent: str = "") -> None:
+        print(indent + say(text, lang=self.lang), file=self.out, flush=True)
+
+    def play(self) -> int:
+        state = self.state
+        players = tuple(self.colour_word(c) for c in state.players)
+        who = self.colour_word(state.turn)
+        self.tell(Text("term.begins", {"rules": state.rules, "players": players, "who": who}))
+        if self.images is not None:
+            self.tell(Text("term.images", {"path": str(self.images)}))
+        if self.board is not None and self.humans:
+            seats = tuple(self.colour_word(c) for c in state.players if c in self.humans)
+            self.tell(Text("term.you", {"players": seats}))
+        self.draw()
+        play_on(state, self.decide, self.shown)
+        if self.quit:
+            self.tell(Text("term.bye"))
+            return 0
+        if self.moved:
+            self.draw()
+        self.standings()
         return 0
-    tell(Text("term.ranking"))
-    scores = state.scores
-    for k, colour in enumerate(state.ranking or [], 1):
-        if scores:
-            tell(
-                Text("term.place_points", {"place": k, "colour": colour, "count": scores[colour]}),
-                "  ",
-            )
+
+    def draw(self) -> None:
+        """The board, in a terminal."""
+        if self.board is None:
+            return
+        self.board.print()
+        lines = draw_board(self.state, self.rolled, self.colour_word, self.board.width)
+        for line in lines:
+            self.board.print(line, no_wrap=True, crop=True)
+        self.board.print()
+        self.moved = False
+
+    def decide(self, s: GameState) -> Action | None:
+        person = s.turn in self.humans
+        if s.phase == "roll":
+            if person and self.board is not None and not self.roll_asked(s):
+                return None
+            return {"roll": self.rng.randint(1, 6)}
+        moves = legal_moves(s)
+        if person and len(moves) > 1:
+            if self.images is not None:
+                png = render_board(s, size=self.size, words=self.words)
+                (self.images / "now.png").write_bytes(png)
+            # the die is said by the question: the roll is not told on its own
+            self.pending = [t for t in self.pending if t.key != "ev.roll"]
+            self.flush(s.turn, [])
+            piece = ask(s, moves, self.stdin, self.out, self.lang)
+            if piece is None:
+                if self.board is not None:  # Ctrl-D: the goodbye on a line of its own
+                    print(file=self.out)
+                self.quit = True
+                return None
+            return {"move": piece}
+        return {"move": (moves[0] if len(moves) == 1 else self.computer.choose(s, moves)).piece}
+
+    def roll_asked(self, s: GameState) -> bool:
+        """A person at the terminal rolls with Enter (False: they ended the input)."""
+        if self.moved:
+            self.draw()
+        prompt = say(Text("term.roll", {"colour": s.turn}), lang=self.lang)
+        print(prompt, end="", file=self.out, flush=True)
+        if not self.stdin.readline():
+            print(file=self.out)
+            self.quit = True
+            return False
+        return True
+
+    def shown(self, step: Step) -> None:
+        state = self.state
+        if step.move is not None:
+            self.moved = True
+            if self.images is not None:
+                self.shots += 1
+                rolled = (step.colour, step.die) if step.phase == "move" else None
+                png = render_board(
+                    state, last_move=step.move, rolled=rolled, size=self.size, words=self.words
+                )
+                (self.images / f"{self.shots:04d}.png").write_bytes(png)
+        texts = event_texts(step.events, self.colour_word)
+        if step.phase == "roll":
+            self.rolled = (step.colour, step.die)
+            self.pending = texts
+            if state.phase != "move" or state.turn != step.colour:
+                self.flush(step.colour, [])  # no move follows: a pass
         else:
-            tell(Text("term.place", {"place": k, "colour": colour}), "  ")
-    if images is not None:
-        standings = render_standings(state, size=args.size, words=words)
-        try:
-            (images / "standings.png").write_bytes(standings)
-        except OSError as e:
-            raise CommandError(f"cannot write the standings in {images}: {e.strerror}") from None
-        tell(Text("term.images_done", {"count": shots, "path": str(images)}))
-    return 0
+            self.flush(step.colour, texts)
+        over = state.phase == "over"
+        turn_ended = over or state.turn != step.colour
+        if turn_ended and step.colour in self.humans and self.moved:
+            self.draw()  # the person sees what their turn did
+        if turn_ended and not over and self.seat(state.turn) < self.seat(step.colour):
+            self.round += 1
+            if not self.humans and self.moved:
+                self.draw()  # watching: the board once a round
+
+    def seat(self, colour: str) -> int:
+        """The colour's place in the order of play, from the one who began."""
+        players = self.state.players
+        return (players.index(colour) - players.index(self.first)) % len(players)
+
+    def flush(self, colour: str, texts: list[Text]) -> None:
+        """Tell a roll and the move it made, in one line."""
+        lines = together([*self.pending, *texts])
+        self.pending = []
+        computer = colour not in self.humans
+        if computer and not self.verbose:  # the short story: what changes the game
+            if not any(t.key in NOTABLE for t in lines):
+                return
+            lines = [t for t in lines if t.key in TOLD]
+        if not lines:
+            return
+        said = [] if self.verbose else [say(Text("term.round", {"n": self.round}), lang=self.lang)]
+        said += [say(t, lang=self.lang) for t in lines]
+        print(" ".join(said), file=self.out, flush=True)
+        if computer and self.pause:
+            time.sleep(self.pause)
+
+    def standings(self) -> None:
+        state = self.state
+        self.tell(Text("term.ranking"))
+        scores = state.scores
+        for k, colour in enumerate(state.ranking or [], 1):
+            if scores:
+                count = scores[colour]
+                self.tell(
+                    Text("term.place_points", {"place": k, "colour": colour, "count": count}),
+                    "  ",
+                )
+            else:
+                self.tell(Text("term.place", {"place": k, "colour": colour}), "  ")
+        if self.images is not None:
+            png = render_standings(state, size=self.size, words=self.words)
+            try:
+                (self.images / "standings.png").write_bytes(png)
+            except OSError as e:
+                raise CommandError(
+                    f"cannot write the standings in {self.images}: {e.strerror}"
+                ) from None
+            self.tell(Text("term.images_done", {"count": self.shots, "path": str(self.images)}))
 
 
-def _ask(state: GameState, moves: list[Move], stdin: TextIO, out: TextIO, lang: str) -> int | None:
+def together(texts: list[Text]) -> list[Text]:
+    """The move first, and the roll said with it: "rolled 4 and moved piece 2 from
+    10 to 14", then what else it did (a capture, a roll again)."""
+    out = list(texts)
+    k = next((i for i, t in enumerate(out) if t.key in MOVED), None)
+    if k is None:
+        return out
+    move = out.pop(k)
+    roll = out[0] if out else None
+    if (
+        roll is not None
+        and roll.key == "ev.roll"
+        and roll.params["colour"] == move.params["colour"]
+    ):
+        move = Text(move.key, move.params | {"die": roll.params["die"]})
+        out.pop(0)
+    return [move, *out]
+
+
+def ask(state: GameState, moves: list[Move], stdin: TextIO, out: TextIO, lang: str) -> int | None:
     """The piece a person at the terminal moves (None: they ended the input)."""
     pieces = tuple(
         Text("term.piece", {"piece": i + 1, "where": where(p)})

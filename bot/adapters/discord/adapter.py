@@ -2,11 +2,11 @@
 
 A command or a press becomes (channel, user, intent) and one service call
 (off the event loop, the interaction deferred if it runs longer than
-:data:`QUICK`); its outcome becomes a private word for the asker (why it was
-refused, or what a command did) and a table view that the reconciler brings
-into the channel: a press whose table is edited in place is answered by that
-edit, everything else goes through the channel's REST.  No rule and no game
-state lives here.
+:data:`QUICK`, or at once in a burst: see :mod:`.burst`); its outcome becomes a
+private word for the asker (why it was refused, or what a command did) and a
+table view that the reconciler brings into the channel: a press whose table is
+edited in place is answered by that edit, everything else goes through the
+channel's REST.  No rule and no game state lives here.
 
 A command or press that fails (the game store unreachable) is still answered,
 privately, within Discord's three seconds; a connection that ends for good (the
@@ -40,11 +40,13 @@ from ...service import GameService, Outcome
 from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
 from ..reconcile import Reconciler
 from .after import AfterGame
+from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
 from .connection import connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, channel_key, chat_key, user_of
+from .words import board_in_words
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,8 @@ class DiscordAdapter:
         self._stopping = False
         #: rematch, stats, the leaderboard, forgetting, the replay and the record
         self.after = AfterGame(service, self.client, self._handling, self._command)
+        #: the commands and presses being answered (many at once: acknowledged at once)
+        self.burst = Burst()
 
     # -- running ----------------------------------------------------------
 
@@ -142,6 +146,7 @@ class DiscordAdapter:
     async def quiet(self) -> None:
         """Wait until no interaction (or timer's move) is being handled, nor a replay drawn."""
         await self._idle.wait()
+        await self.burst.quiet()
         await self.after.quiet()
 
     def owns(self, channel: str | None) -> bool:
@@ -169,9 +174,11 @@ class DiscordAdapter:
         options: dict[str, Any],
         timer: int | None,
         lang: str | None = None,
+        theme: str = "classic",
     ) -> None:
         """``/ludo new``: open a lobby here (posted in the channel; the asker told privately),
-        its table speaking ``lang`` (the asker's language if None)."""
+        its table speaking ``lang`` (the asker's language if None), its pictures drawn in
+        ``theme``."""
         table = language(interaction) if lang is None else find_language(lang)
         if table is None:
             async with self._handling(interaction) as press:
@@ -184,7 +191,14 @@ class DiscordAdapter:
         await self._command(
             interaction,
             lambda channel, user: self.service.open(
-                channel, user, rules, options, timer=timer, lang=table, chat=chat_key(interaction)
+                channel,
+                user,
+                rules,
+                options,
+                timer=timer,
+                lang=table,
+                chat=chat_key(interaction),
+                theme=theme,
             ),
         )
 
@@ -194,11 +208,16 @@ class DiscordAdapter:
             interaction, lambda channel, user: self.service.act(channel, user, intent)
         )
 
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
-        """``/ludo board``: the table moved to the bottom (posted anew, the old one deleted)."""
-        await self._command(
-            interaction, lambda channel, user: self.service.look(channel), fresh=True
-        )
+    async def board(self, interaction: discord.Interaction[Any], text: bool = False) -> None:
+        """``/ludo board``: the table moved to the bottom (posted anew, the old one deleted);
+        ``text``: the board in words instead, for the asker alone."""
+        if not text:
+            await self._command(
+                interaction, lambda channel, user: self.service.look(channel), fresh=True
+            )
+            return
+        async with self._handling(interaction):
+            await board_in_words(self.service, self.client, interaction)
 
     async def rules(self, interaction: discord.Interaction[Any], name: str | None) -> None:
         """``/ludo rules``: the rules of the game here, or of the rule set named (privately)."""
@@ -239,8 +258,9 @@ class DiscordAdapter:
         async with self._handling(interaction):
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
             screen = InteractionScreen(self.client, interaction, None)
-            work = await self._quick(screen, lambda: call(channel, user))
-            await self._answer(screen, work, fresh=fresh)
+            async with self.burst.answering(screen):
+                work = await self._quick(screen, lambda: call(channel, user))
+                await self._answer(screen, work, fresh=fresh)
 
     # -- buttons ----------------------------------------------------------
 
@@ -257,21 +277,22 @@ class DiscordAdapter:
                 await screen.private(say(Text("refuse.bad_button"), lang=language(interaction)))
                 return
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
-            work = await self._quick(
-                screen,
-                lambda: self.service.press(
-                    channel, user, parsed.game_id, parsed.version, parsed.intent
-                ),
-            )
-            pressed = screen.pressed
-            game = work[0].game
-            if game is not None and game.id != parsed.game_id:
-                # a rematch: its table goes below, the pressed one (the last game's) keeps
-                # no button; the pressed message is not this game's to edit or delete
-                if work[0].refusal is None and pressed is not None:
-                    await screen.retire(pressed)
-                pressed = None
-            await self._answer(screen, work, pressed=pressed)
+            async with self.burst.answering(screen):
+                work = await self._quick(
+                    screen,
+                    lambda: self.service.press(
+                        channel, user, parsed.game_id, parsed.version, parsed.intent
+                    ),
+                )
+                pressed = screen.pressed
+                game = work[0].game
+                if game is not None and game.id != parsed.game_id:
+                    # a rematch: its table goes below, the pressed one (the last game's)
+                    # keeps no button; the pressed message is not this game's to edit
+                    if work[0].refusal is None and pressed is not None:
+                        await screen.retire(pressed)
+                    pressed = None
+                await self._answer(screen, work, pressed=pressed)
 
     # -- the work ---------------------------------------------------------
 

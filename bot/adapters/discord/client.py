@@ -27,6 +27,7 @@ from .translator import (
     language_choices,
     named,
     rule_choices,
+    theme_choices,
     unique_name,
 )
 
@@ -65,11 +66,12 @@ class Handlers(Protocol):
         options: dict[str, Any],
         timer: int | None,
         lang: str | None,
+        theme: str,
     ) -> None: ...
 
     async def act(self, interaction: discord.Interaction[Any], intent: Intent) -> None: ...
 
-    async def board(self, interaction: discord.Interaction[Any]) -> None: ...
+    async def board(self, interaction: discord.Interaction[Any], text: bool) -> None: ...
 
     async def rules(self, interaction: discord.Interaction[Any], name: str | None) -> None: ...
 
@@ -82,6 +84,7 @@ log = logging.getLogger(__name__)
 
 RULE_CHOICES = rule_choices()
 LANGUAGE_CHOICES = language_choices()
+THEME_CHOICES = theme_choices()
 #: ``/ludo top``: of all time, or of this month
 PERIOD_CHOICES = [
     app_commands.Choice(name=described("dc.choice.all_time"), value="all"),
@@ -229,6 +232,7 @@ class LudoCommands(app_commands.Group):
         pieces_to_win=named("pieces_to_win"),
         timer=named("timer"),
         language=named("language"),
+        theme=named("theme"),
     )
     @app_commands.describe(
         rules=described("dc.desc.new.rules"),
@@ -236,8 +240,9 @@ class LudoCommands(app_commands.Group):
         pieces_to_win=described("dc.desc.new.pieces_to_win"),
         timer=described("dc.desc.new.timer"),
         language=described("dc.desc.new.language"),
+        theme=described("dc.desc.new.theme"),
     )
-    @app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES)
+    @app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES, theme=THEME_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -246,6 +251,7 @@ class LudoCommands(app_commands.Group):
         pieces_to_win: app_commands.Range[int, 2, 3] | None = None,
         timer: app_commands.Range[int, 0, 86400] | None = None,
         language: app_commands.Choice[str] | None = None,
+        theme: app_commands.Choice[str] | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         if teams:
@@ -254,7 +260,8 @@ class LudoCommands(app_commands.Group):
             options["pieces_to_win"] = pieces_to_win
         name = rules.value if rules else "classic"
         lang = language.value if language else None
-        await adapter_of(interaction).open(interaction, name, options, timer, lang)
+        look = theme.value if theme else "classic"
+        await adapter_of(interaction).open(interaction, name, options, timer, lang, look)
 
     @app_commands.command(name=named("join"), description=described("dc.desc.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -287,8 +294,10 @@ class LudoCommands(app_commands.Group):
         return await adapter_of(interaction).pieces(interaction, current)
 
     @app_commands.command(name=named("board"), description=described("dc.desc.board"))
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
-        await adapter_of(interaction).board(interaction)
+    @app_commands.rename(text=named("text"))
+    @app_commands.describe(text=described("dc.desc.board.text"))
+    async def board(self, interaction: discord.Interaction[Any], text: bool = False) -> None:
+        await adapter_of(interaction).board(interaction, text)
 
     @app_commands.command(name=named("rules"), description=described("dc.desc.rules"))
     @app_commands.rename(rules=named("rules"))

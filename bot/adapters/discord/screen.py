@@ -13,6 +13,7 @@ must never stop the result from being shown.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Sequence
@@ -21,6 +22,7 @@ from typing import Any
 import discord
 
 from ...present import TableView, Text, say
+from ...present.alt import alt_text
 from .client import GameButton
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,8 @@ log = logging.getLogger(__name__)
 EMBED_LIMIT = 4000
 #: and 2000 in a message's content
 CONTENT_LIMIT = 2000
+#: and 1024 in an attachment's description (its alt text)
+DESCRIPTION_LIMIT = 1024
 COLOURS = {"red": 0xD62D2D, "green": 0x229640, "yellow": 0xF0BA14, "blue": 0x2468D6}
 _STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger}
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -67,6 +71,17 @@ def buttons_of(view: TableView) -> discord.ui.View | None:
     return out
 
 
+def alt_of(view: TableView) -> str:
+    """The picture of ``view`` in words, for screen readers (the attachment's description):
+    the board as it stands, or for the standings, that they are the final ones and how
+    the game ended."""
+    limit = DESCRIPTION_LIMIT
+    if view.picture != "standings":
+        return alt_text(view.game, view.lang, limit)
+    title = say(Text("pic.final"), lang=view.lang)
+    return f"{title}.\n{alt_text(view.game, view.lang, limit - len(title) - 2)}"
+
+
 def _colour(view: TableView) -> int | None:
     for t in reversed(view.lines):
         if t.key.startswith("turn.") and t.params.get("colour") in COLOURS:
@@ -78,7 +93,8 @@ def fields(view: TableView, *, edit: bool = False) -> dict[str, Any]:
     """The view as message fields: a mention, an embed with the picture, the buttons.
 
     ``edit``: for an edit (the picture as ``attachments``, ``view=None`` without
-    buttons so the old ones go).  The content mentions the person on turn; only
+    buttons so the old ones go).  The picture carries the board in words as its
+    description (alt text).  The content mentions the person on turn; only
     ``view.ping`` may be notified by it (a display name can never ping anyone).
     """
     out: dict[str, Any] = {}
@@ -86,7 +102,7 @@ def fields(view: TableView, *, edit: bool = False) -> dict[str, Any]:
     image = view.image
     if image is not None:
         name = f"{view.picture}.png"
-        file = discord.File(io.BytesIO(image), filename=name)
+        file = discord.File(io.BytesIO(image), filename=name, description=alt_of(view))
         embed.set_image(url=f"attachment://{name}")
         if edit:
             out["attachments"] = [file]
@@ -184,7 +200,8 @@ class InteractionScreen(ChannelScreen):
     the table deleted next).  A command is answered privately (:meth:`private`)
     and leaves the channel to REST.  Once Discord refuses an answer (too late:
     10062; answered by another worker: 40060) the interaction is not tried
-    again.
+    again.  One answer at a time: :meth:`defer` may come from elsewhere (a burst of
+    presses, see :mod:`.burst`) while an answer is on its way, and then does nothing.
     """
 
     def __init__(
@@ -197,6 +214,8 @@ class InteractionScreen(ChannelScreen):
         self._gone = False
         #: the asker was told privately (a command's answer, a refusal)
         self.told = False
+        #: held while the interaction is being answered
+        self._answering = asyncio.Lock()
 
     @property
     def _response(self) -> discord.InteractionResponse[Any]:
@@ -206,6 +225,10 @@ class InteractionScreen(ChannelScreen):
         """Does the interaction still wait for its first response?"""
         return not self._gone and not self._response.is_done()
 
+    def waiting(self) -> bool:
+        """Does the interaction still wait for its first response, none on its way?"""
+        return self._open() and not self._answering.locked()
+
     def _refused(self, e: discord.HTTPException, then: str) -> None:
         self._gone = True
         log.info("an interaction could not be answered (%s): %s", e, then)
@@ -213,7 +236,9 @@ class InteractionScreen(ChannelScreen):
     async def defer(self) -> None:
         """Take more time to answer: a press silently (type 6), a command with a private
         "thinking…" that its private answer replaces."""
-        if self._open():
+        async with self._answering:
+            if not self._open():
+                return
             try:
                 if self.pressed is None:
                     await self._response.defer(ephemeral=True, thinking=True)
@@ -229,14 +254,15 @@ class InteractionScreen(ChannelScreen):
 
     async def _update(self, **kwargs: Any) -> bool:
         """Update the pressed message as the press's answer (type 7), if still possible."""
-        if not self._open():
-            return False
-        try:
-            await self._response.edit_message(**kwargs)
-        except discord.HTTPException as e:
-            self._refused(e, "editing through the channel")
-            return False
-        return True
+        async with self._answering:
+            if not self._open():
+                return False
+            try:
+                await self._response.edit_message(**kwargs)
+            except discord.HTTPException as e:
+                self._refused(e, "editing through the channel")
+                return False
+            return True
 
     async def edit(self, msg: str, view: TableView) -> bool:
         if msg == self.pressed and await self._update(**fields(view, edit=True)):
@@ -271,16 +297,19 @@ class InteractionScreen(ChannelScreen):
             "ephemeral": True,
             "allowed_mentions": NO_MENTIONS,
         }
-        try:
-            if not self._response.is_done():
-                await self._response.send_message(**kwargs)
+        async with self._answering:
+            if self._gone:
+                return
+            try:
+                if not self._response.is_done():
+                    await self._response.send_message(**kwargs)
+                else:
+                    # after a command's private "thinking…", the first followup replaces it
+                    await self.interaction.followup.send(**kwargs)
+            except discord.HTTPException as e:
+                self._refused(e, "the asker is not told")
             else:
-                # after a command's private "thinking…", the first followup replaces it
-                await self.interaction.followup.send(**kwargs)
-        except discord.HTTPException as e:
-            self._refused(e, "the asker is not told")
-        else:
-            self.told = True
+                self.told = True
 
     async def conclude(self) -> None:
         """Answer the interaction if nothing did: a press silently (type 6)."""

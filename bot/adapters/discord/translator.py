@@ -23,9 +23,11 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from engine import RULE_SETS
+from renderer import THEMES
 
 from ...present import Text, language_name, language_of, languages, say
 from ...present.catalog import SOURCE, translations
+from ...present.wording import MESSAGES
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,20 @@ def language_choices() -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=capitalised(language_name(lang)), value=lang)
         for lang in languages()
+    ]
+
+
+def theme_choices() -> list[app_commands.Choice[str]]:
+    """The themes the boards can be drawn in, each shown by its name ``dc.theme.<theme>``
+    in the reader's language (a theme without one: its own name)."""
+    return [
+        app_commands.Choice(
+            name=described(f"dc.theme.{name}")
+            if f"dc.theme.{name}" in MESSAGES
+            else capitalised(name),
+            value=name,
+        )
+        for name in THEMES
     ]
 
 

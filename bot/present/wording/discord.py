@@ -12,7 +12,8 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.help": "**Ludo**: `/ludo {new}` opens a game in this channel (choose the rules, italian "
     "teams, the turn timer, the language). Press **Join**, add computer players if you like, "
     "and the host presses **Start**. On your turn press **Roll**, then the button of the piece "
-    "to move (or `/ludo {roll}` and `/ludo {move}`). `/ludo {board}` shows the board, "
+    "to move (or `/ludo {roll}` and `/ludo {move}`). `/ludo {board}` shows the board (in "
+    "words, for screen readers, with its text option), "
     "`/ludo {rules}` the rules, `/ludo {language}` changes the language of the table, "
     "`/ludo {end}` ends the game (its creator or anyone with Manage Messages). After a game: "
     "press **Rematch** (or `/ludo {rematch}`) to play the same table again, `/ludo {replay}` "
@@ -43,6 +44,8 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.name.record": "record",
     "dc.name.member": "member",
     "dc.name.period": "period",
+    "dc.name.text": "text",
+    "dc.name.theme": "theme",
     # descriptions of the commands
     "dc.desc.ludo": "Play Ludo in this channel",
     "dc.desc.new": "Open a game of Ludo in this channel",
@@ -68,7 +71,9 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.new.pieces_to_win": "Italian only: pieces home to win (2 or 3)",
     "dc.desc.new.timer": "Seconds per turn before the computer plays it (0: no timer)",
     "dc.desc.new.language": "The language of the table (default: yours)",
+    "dc.desc.new.theme": "How the board is drawn (default: classic)",
     "dc.desc.move.piece": "The number of the piece to move, as on the board",
+    "dc.desc.board.text": "Tell the board in words, to you alone (for screen readers)",
     "dc.desc.rules.rules": "A rule set (default: the one of the game here)",
     "dc.desc.language.language": "The language the table speaks from now on",
     "dc.desc.stats.member": "Whose stats (default: yours)",
@@ -76,4 +81,8 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     # choices of the options
     "dc.choice.all_time": "All time",
     "dc.choice.this_month": "This month",
+    # the themes the board is drawn in (the new option of /ludo new)
+    "dc.theme.classic": "Classic",
+    "dc.theme.dark": "Dark",
+    "dc.theme.colourblind": "Colour-blind friendly",
 }

@@ -12,6 +12,12 @@ TERMINAL: dict[str, str | tuple[str, str]] = {
     "term.forms.tower": "forms a tower",
     "term.forms.barrier": "forms a barrier",
     "term.bounces": "bounces off home",
+    "term.you": (
+        "You play {players}: press Enter to roll the die, then type the number of the "
+        "piece to move. Ctrl-D leaves the game."
+    ),
+    "term.roll": "{colour}, your turn: press Enter to roll. ",
+    "term.round": "Round {n}:",
     "term.ask": "Piece number? ",
     "term.choose": "Choose {choices}.",
     "term.bye": "Bye!",
