@@ -1,7 +1,9 @@
 """Finished games kept for good: the stats of each chat and the last game of each
 channel (for a rematch, a replay, the record), beyond the games' own expiry.
 
-The game service keeps a game when it finishes (:meth:`Records.keep`); the
+The game service keeps a game when it finishes (:meth:`Records.keep`, right after
+the game's final save and not in the same transaction: a crash in between loses
+that one game's stats, never the game); the
 adapters ask for a chat's tallies, a channel's last game, or that a person's
 stats be forgotten.  Like the service, nothing here raises: a store that
 cannot be reached is the refusal ``refuse.store_down`` (counted in the same
