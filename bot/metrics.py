@@ -48,6 +48,20 @@ RATE_LIMITED = Counter(
     ["platform"],
     registry=REGISTRY,
 )
+#: calls held back by the bot itself to keep a platform's send limits (a chat's pace)
+PACED = Counter(
+    "ludo_outbox_paced",
+    "Times a call waited for its chat's send pace",
+    ["platform"],
+    registry=REGISTRY,
+)
+#: messages dropped from a chat's outbox under a flood (tables are never dropped)
+OUTBOX_DROPPED = Counter(
+    "ludo_outbox_dropped",
+    "Messages other than tables dropped from a flooded chat's outbox",
+    ["platform"],
+    registry=REGISTRY,
+)
 #: whether each platform is connected now (1) or not (0)
 PLATFORM_UP = Gauge(
     "ludo_platform_connected",

@@ -1119,6 +1119,11 @@ class FakeTelegram:
     ) -> Any:
         chat = self._chat(p.get("chat_id"))
         data = f.get(kind)
+        if data is None and isinstance(p.get(kind), str):
+            # a file sent before, by its file_id (it must be one of this kind)
+            data = self.files.get(p[kind]) if f"-{kind}-" in p[kind] else None
+            if data is None:
+                raise bad("wrong file identifier/HTTP URL specified")
         if data is None:
             raise bad(f"there is no {kind} in the request")
         if len(data) > ANIMATION_LIMIT:
@@ -1132,6 +1137,7 @@ class FakeTelegram:
         msg.caption, msg.caption_html = plain, markup
         msg.history.append(msg.snapshot())
         self.messages[(chat["id"], msg.message_id)] = msg
+        self.files[f"BQACAgQAAxk-{kind}-{msg.message_id}"] = data
         return self.message_json(msg)
 
     def _target(self, p: dict[str, Any]) -> FakeMessage:

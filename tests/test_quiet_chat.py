@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.adapters.telegram.pacing import Pending, Shows, Window
+from bot.adapters.telegram.outbox import Outboxes, Pace, Pending, Turn
 from bot.hosting import Intent
 from bot.present import TableView, say, table_view
 from bot.present.view import MAX_STORY
 from bot.service import GameService
 from bot.store import Store
+from bot.store.pace import Limits, MemoryPacer
 from tests.service_helpers import ANA, BEN, Dice, person_on_turn
 
 
@@ -108,25 +109,51 @@ class Clock:
         return self.now
 
 
-def test_the_window_counts_calls_in_any_period_per_group() -> None:
+def test_the_group_pace_allows_a_small_burst_then_one_call_every_few_seconds() -> None:
     clock = Clock()
-    window = Window(3, 10.0, clock)  # kept 11 s: a tenth more
+    pacer = MemoryPacer(Limits(20, 60.0, private=1.0, overall=0, burst=3), clock)
+    # a quiet group: three calls at once
     for _ in range(3):
-        assert window.wait_time(-1) == 0
-        asyncio.run(window.take(-1))
-        clock.now += 1
-    # a fourth call must wait until the first is 11 s old; other chats are free
-    assert window.wait_time(-1) == 8.0
-    assert window.wait_time(-2) == 0 and window.wait_time(5) == 0
-    clock.now += 8
-    assert window.wait_time(-1) == 0
-    asyncio.run(window.take(-1))
-    assert window.wait_time(-1) == 1.0  # the second call leaves the window next
-    # private chats are not limited here; a rate of 0 limits nothing
-    for _ in range(10):
-        asyncio.run(window.take(7))
-    assert window.wait_time(7) == 0
-    assert Window(0, 60.0, clock).wait_time(-1) == 0
+        assert pacer.try_take(-1) == 0
+    # then one every (60 + 1) / 18 s, never a minute's wait; other chats are free
+    gap = 61 / 18
+    assert abs(pacer.try_take(-1) - gap) < 1e-9
+    assert pacer.try_take(-2) == 0 and pacer.try_take(5) == 0
+    clock.now += gap
+    assert pacer.try_take(-1) == 0
+    assert abs(pacer.try_take(-1) - gap) < 1e-9
+    # a private chat: about one a second after its burst
+    for _ in range(3):
+        assert pacer.try_take(5) == 0
+    assert abs(pacer.try_take(5) - 1.0) < 1e-9
+    # a rate of 0 limits nothing
+    free = MemoryPacer(Limits(0, 60.0, private=0, overall=0), clock)
+    assert all(free.try_take(c) == 0 for c in (-1, -1, -1, 5, 5, 5, 5))
+
+
+def test_no_window_of_the_period_ever_holds_more_than_the_group_rate() -> None:
+    """However calls are asked for, any 61 s (the minute and its margin) holds at most 20."""
+    clock = Clock()
+    pacer = MemoryPacer(Limits(20, 60.0, private=0, overall=0), clock)
+    taken: list[float] = []
+    rng = __import__("random").Random(4)
+    for _ in range(3000):
+        clock.now += rng.choice((0.0, 0.05, 0.5, 1.0, 3.0, 7.0, 20.0))
+        if pacer.try_take(-9) == 0:
+            taken.append(clock.now)
+    assert len(taken) > 200
+    busiest = max(sum(1 for t in taken if start <= t < start + 61.0) for start in taken)
+    assert busiest <= 20, busiest
+
+
+def test_the_bot_wide_pace_holds_every_chat_back() -> None:
+    clock = Clock()
+    pacer = MemoryPacer(Limits(0, 60.0, private=0, overall=30), clock)
+    went = sum(pacer.try_take(-c) == 0 for c in range(1, 100))
+    assert went == 5  # a burst of a sixth of a second's calls, then one every 1/30 s
+    clock.now += 1.0
+    went = sum(pacer.try_take(-c) == 0 for c in range(100, 200))
+    assert went == 5
 
 
 def test_shows_keep_only_the_newest_view_of_a_game_while_its_chat_waits(store: Store) -> None:
@@ -139,17 +166,17 @@ def test_shows_keep_only_the_newest_view_of_a_game_while_its_chat_waits(store: S
     shown: list[TableView] = []
 
     async def run() -> None:
-        window = Window(1, 0.2)
+        pace = Pace(MemoryPacer(Limits(2, 0.2, private=0, overall=0, burst=1)), threaded=False)
 
-        async def show(p: Pending) -> None:
-            await window.take(-5)
+        async def show(p: Pending, turn: Turn) -> None:
+            await turn()
             shown.append(p.view)
 
-        shows = Shows(window, show, lambda channel: -5)
+        outboxes = Outboxes(pace, show)
         for view, outcome in zip(views, outcomes, strict=True):
-            shows.submit(Pending(view, outcome.shown))
+            outboxes.table(-5, Pending(view, outcome.shown))
             await asyncio.sleep(0)  # the first is shown at once, the rest wait
-        await asyncio.wait_for(shows.quiet(), 5)
+        await asyncio.wait_for(outboxes.quiet(), 5)
 
     asyncio.run(run())
     assert [v.rev for v in shown] == [views[0].rev, views[-1].rev]

@@ -29,6 +29,8 @@ from ..store import Shown
 
 log = logging.getLogger(__name__)
 
+#: a refused press repairs the chat only if no worker showed the game within this
+REPAIR_GRACE = 1.0
 #: how many games' latest notes a process remembers (its own writes, newer than a load)
 _CACHE = 2048
 
@@ -45,11 +47,14 @@ class Notes:
     turn: str | None = None
     #: "picture" (a board or standings) or "text" (the lobby)
     kind: str | None = None
+    #: a finished game's final board (above the standings): never removed
+    final: str | None = None
 
     def to_bytes(self) -> bytes:
-        return json.dumps(
-            {"m": self.msg, "r": self.rev, "t": self.turn, "k": self.kind}, separators=(",", ":")
-        ).encode()
+        d = {"m": self.msg, "r": self.rev, "t": self.turn, "k": self.kind}
+        if self.final is not None:
+            d["f"] = self.final
+        return json.dumps(d, separators=(",", ":")).encode()
 
     @classmethod
     def from_bytes(cls, data: bytes | None) -> Notes:
@@ -61,6 +66,7 @@ class Notes:
                 int(d.get("r", 0)),
                 str(d["t"]) if d.get("t") is not None else None,
                 str(d["k"]) if d.get("k") is not None else None,
+                str(d["f"]) if d.get("f") is not None else None,
             )
         except (ValueError, TypeError, KeyError, AttributeError):
             return cls()
@@ -91,9 +97,10 @@ def plan(view: TableView, notes: Notes, *, fresh: bool = False, pressed: str | N
     and the old one deleted, so exactly one board
     of the game is on screen and it is the newest.  ``fresh`` moves the table to
     the bottom (someone asked for the board); ``pressed`` is the message whose
-    button was pressed (deleted if it is not the table: a stale copy).
+    button was pressed (deleted if it is not the table: a stale copy; never the final
+    board of a finished game).
     """
-    stale = (pressed,) if pressed is not None and pressed != notes.msg else ()
+    stale = (pressed,) if pressed is not None and pressed not in (notes.msg, notes.final) else ()
     if view.rev < notes.rev or (view.rev == notes.rev and notes.msg and not fresh):
         return Plan(remove=stale)  # this view, or a newer one, is up already
     kind = "picture" if view.picture else "text"
@@ -139,6 +146,8 @@ class Reconciler:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
+        #: seconds a refused press waits before repairing what no worker showed
+        self.grace = REPAIR_GRACE
         self._locks: dict[str, asyncio.Lock] = {}
         self._latest: OrderedDict[str, Shown] = OrderedDict()
         #: messages this process deleted lately (a late press of one needs no delete)
@@ -152,17 +161,42 @@ class Reconciler:
         *,
         fresh: bool = False,
         pressed: str | None = None,
+        refused: bool = False,
+        reread: bool = False,
     ) -> bool:
         """Bring the chat to ``view``; ``shown`` are the notes read with the game.  True
-        if this call put the view up (the one call, of every worker's, that did)."""
+        if this call put the view up (the one call, of every worker's, that did).
+
+        ``reread``: the view waited (for the chat's limit), so what the chat shows is
+        read again from the store first: a view older than what another worker showed
+        meanwhile is dropped.  ``refused``: the press or command that led here changed
+        nothing (an outdated button, a press another worker is showing): nobody is
+        notified, and the chat is repaired only if, after :data:`REPAIR_GRACE` seconds,
+        no worker has shown this view."""
         if len(self._locks) > _CACHE:
             # forget idle games' locks (the notes' compare-and-set keeps a rare overlap right)
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
         lock = self._locks.setdefault(view.game_id, asyncio.Lock())
         async with lock:
+            if reread or refused:
+                shown = await self._read(view.game_id, shown)
+            if refused and view.rev > Notes.from_bytes(shown.data if shown else None).rev:
+                await asyncio.sleep(self.grace)  # another worker may be showing it now
+                shown = await self._read(view.game_id, shown)
+            if refused:
+                view = view.quiet()
             return await self._reconcile(
                 view, self._newest(view.game_id, shown), screen, fresh, pressed
             )
+
+    async def _read(self, game_id: str, shown: Shown | None) -> Shown | None:
+        """The notes as the store has them now (``shown`` if it cannot say)."""
+        try:
+            now = await asyncio.to_thread(self.service.shown, game_id)
+        except Exception as e:  # the store is down: go by what we knew
+            log.debug("notes of game %s not read again: %s", game_id, e)
+            return shown
+        return now if now is not None else shown
 
     async def _reconcile(
         self, view: TableView, shown: Shown | None, screen: Screen, fresh: bool, pressed: str | None
@@ -171,6 +205,7 @@ class Reconciler:
         todo = plan(view, notes, fresh=fresh, pressed=pressed)
         msg: str | None = None
         posted = False
+        final = notes.final if view.finished else None
         if not todo.ping:
             view = view.quiet()
         if todo.final is not None:
@@ -178,6 +213,7 @@ class Reconciler:
             await asyncio.to_thread(getattr, board, "image")
             if await screen.edit(todo.final, board):
                 view = view.standings()
+                final = todo.final
             else:
                 todo = Plan(post=True, remove=todo.remove)
         if todo.edit is not None or todo.post:
@@ -194,7 +230,7 @@ class Reconciler:
         if msg is None:
             return False
         kind = "picture" if view.picture else "text"
-        mine = Notes(msg, view.rev, view.turn.id if view.turn else None, kind)
+        mine = Notes(msg, view.rev, view.turn.id if view.turn else None, kind, final)
         srev = shown.rev if shown else 0
         for _ in range(3):
             data = mine.to_bytes()

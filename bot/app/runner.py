@@ -11,7 +11,9 @@ from typing import Any, Protocol
 
 from ..metrics import GAMES_ACTIVE
 from ..service import GameService, Outcome
-from ..store import Store, StoreError
+from ..store import RedisStore, Store, StoreError
+from ..store.pace import Limits, Pacer
+from ..store.redis_pace import RedisPacer
 from .config import Settings
 from .health import HealthServer, health_checks, start_health
 
@@ -40,7 +42,11 @@ class NoPlatform(Exception):
 
 
 def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
+    from ..adapters.drawing import Drawing
+
     adapters: list[Adapter] = []
+    #: one budget for expensive drawing, whatever platform asks
+    drawing = Drawing()
     if settings.telegram_token:
         from ..adapters.telegram import TelegramAdapter, WebhookSettings
 
@@ -59,6 +65,8 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
                 api_url=settings.telegram_api_url,
                 webhook=webhook,
                 image_size=settings.image_size,
+                pacer=shared_pacer(service.store),
+                drawing=drawing,
             )
         )
     if settings.discord_token:
@@ -76,11 +84,20 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
                     gateway_url=settings.discord_gateway_url,
                 ),
                 image_size=settings.image_size,
+                drawing=drawing,
             )
         )
     if not adapters:
         raise NoPlatform("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
     return adapters
+
+
+def shared_pacer(store: Store) -> Pacer | None:
+    """Telegram's send limits kept in Redis when the games are (every worker then keeps
+    them together); None: kept in this process."""
+    if isinstance(store, RedisStore):
+        return RedisPacer(store.client, store.base, Limits())
+    return None
 
 
 async def run_timers(

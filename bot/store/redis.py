@@ -193,6 +193,11 @@ class RedisStore:
         except redis.exceptions.RedisError as exc:
             raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
 
+    @property
+    def client(self) -> redis.Redis:
+        """The Redis client (for what shares this store's server: the send limits)."""
+        return self._client
+
     def _key(self, kind: str, name: str = "") -> str:
         return f"{self.base}{kind}{name}"
 

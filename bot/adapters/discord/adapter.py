@@ -37,13 +37,14 @@ from ...present import (
 )
 from ...present.view import move_label
 from ...service import GameService, Outcome
+from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
 from ..reconcile import Reconciler
 from .after import AfterGame
 from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
 from .connection import connected, fatal_error
-from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe
+from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, channel_key, chat_key, user_of
 from .words import board_in_words
@@ -56,19 +57,16 @@ QUICK = 2.0
 DRAIN = 10.0
 
 
-def toast_of(view: TableView, lang: str) -> str:
-    """What a command did, for the asker alone in their ``lang``: the view's toast
-    ("You rolled 5."), else its caption."""
-    if view.toast:
-        return " ".join(say(t, clean, lang) for t in view.toast)[:CONTENT_LIMIT]
-    return describe(view.lines, CONTENT_LIMIT, lang)
-
-
 class DiscordAdapter:
     """The game service on Discord."""
 
     def __init__(
-        self, service: GameService, settings: DiscordSettings, *, image_size: int = 600
+        self,
+        service: GameService,
+        settings: DiscordSettings,
+        *,
+        image_size: int = 600,
+        drawing: Drawing | None = None,
     ) -> None:
         self.service = service
         self.settings = settings
@@ -84,8 +82,10 @@ class DiscordAdapter:
         self.fatal = Fatal()
         self.faults = FaultLog(log)
         self._stopping = False
+        #: replays drawn in a pool of their own (shared by a process's adapters)
+        self.drawing = drawing if drawing is not None else Drawing()
         #: rematch, stats, the leaderboard, forgetting, the replay and the record
-        self.after = AfterGame(service, self.client, self._handling, self._command)
+        self.after = AfterGame(service, self.client, self._handling, self._command, self.drawing)
         #: the commands and presses being answered (many at once: acknowledged at once)
         self.burst = Burst()
 
@@ -364,7 +364,12 @@ class DiscordAdapter:
     ) -> None:
         try:
             shown = await self.reconciler.reconcile(
-                view, outcome.shown, screen, fresh=fresh, pressed=pressed
+                view,
+                outcome.shown,
+                screen,
+                fresh=fresh,
+                pressed=pressed,
+                refused=outcome.refusal is not None,
             )
             if shown and view.picture == "standings":
                 self.after.replay_soon(view.game)  # played to the end: the whole game again

@@ -37,6 +37,7 @@ from ...present.after import (
 from ...present.animation import game_animation
 from ...records import Records
 from ...service import GameService, Outcome
+from ..drawing import Busy, Drawing
 from ..faults import Handling
 from .screen import CONTENT_LIMIT, NO_MENTIONS, clean, describe, quietly
 from .translator import asker_language as language
@@ -119,12 +120,19 @@ class AfterGame:
     """The after-game commands of the Discord adapter, and the replays it posts."""
 
     def __init__(
-        self, service: GameService, client: discord.Client, frame: Frame, command: Command
+        self,
+        service: GameService,
+        client: discord.Client,
+        frame: Frame,
+        command: Command,
+        drawing: Drawing,
     ) -> None:
         self.service = service
         self.client = client
         self.frame = frame
         self.command = command
+        #: replays drawn in a pool of their own, one per channel or person at a time
+        self.drawing = drawing
         #: replays being drawn and posted
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -159,13 +167,24 @@ class AfterGame:
         except Exception as e:  # no permission, the bot stopping: the chat goes without
             log.warning("the replay of game %s was not posted: %s", game.id, e)
 
-    async def animation(self, game: Game, lang: str) -> discord.File | None:
-        """The replay of ``game`` as a GIF file (None: it could not be drawn, logged)."""
-        try:
-            gif = await asyncio.to_thread(game_animation, game, lang)
-        except Exception:  # the game stays shown and kept; only its replay is missing
-            log.exception("the replay of game %s could not be drawn", game.id)
-            return None
+    async def animation(
+        self, game: Game, lang: str, asker: str | None = None
+    ) -> discord.File | None:
+        """The replay of ``game`` as a GIF file: drawn once (in the drawing pool, one per
+        channel and asker at a time) and remembered; None if it could not be drawn
+        (logged) or the channel's replay is being drawn already."""
+        key = f"dc {game.key} {lang}"
+        gif = self.drawing.drawn(key)
+        if not isinstance(gif, bytes):
+            keys = [f"chat:{game.channel}"] + ([asker] if asker else [])
+            try:
+                gif = await self.drawing.run(keys, game_animation, game, lang)
+            except Busy:
+                return None
+            except Exception:  # the game stays shown and kept; only its replay is missing
+                log.exception("the replay of game %s could not be drawn", game.id)
+                return None
+            self.drawing.remember(key, gif)
         return discord.File(io.BytesIO(gif), filename=f"ludo-{game.id}.gif")
 
     # -- commands ---------------------------------------------------------
@@ -224,9 +243,13 @@ class AfterGame:
             game = await self._last_game(answer, public=True)
             if game is None:
                 return
+            asker = f"person:{interaction.user.id}"
+            if self.drawing.busy((f"chat:{game.channel}", asker)):
+                await answer.refuse(Text("refuse.replay_busy"))
+                return
             await answer.defer(public=True)  # drawing takes seconds
             lang = language(interaction)
-            file = await self.animation(game, lang)
+            file = await self.animation(game, lang, asker)
             if file is None:
                 await answer.refuse(Refusal("refuse.busy"))
                 return

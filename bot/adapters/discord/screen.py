@@ -314,3 +314,11 @@ class InteractionScreen(ChannelScreen):
     async def conclude(self) -> None:
         """Answer the interaction if nothing did: a press silently (type 6)."""
         await self._acknowledge()
+
+
+def toast_of(view: TableView, lang: str) -> str:
+    """What a command did, for the asker alone in their ``lang``: the view's toast
+    ("You rolled 5."), else its caption."""
+    if view.toast:
+        return " ".join(say(t, clean, lang) for t in view.toast)[:CONTENT_LIMIT]
+    return describe(view.lines, CONTENT_LIMIT, lang)

@@ -21,7 +21,7 @@ from telegram.constants import ChatType
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
-from ...hosting import Intent, User
+from ...hosting import Game, Intent, User
 from ...present import (
     TableView,
     Text,
@@ -32,8 +32,9 @@ from ...present import (
     table_view,
 )
 from ...service import GameService, Outcome
+from ...store.pace import Limits, MemoryPacer, Pacer
+from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle, store_down
-from ..reconcile import Reconciler
 from .after import WORDS, AfterGame
 from .commands import (
     chooser,
@@ -45,8 +46,8 @@ from .commands import (
 )
 from .guard import guarded
 from .notices import Notices, toast
-from .pacing import Pending, Shows, Window
-from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
+from .screen import PREFIX
+from .tables import Tables
 from .updates import WebhookSettings, channel_of, is_admin, language, user_of
 from .watch import Watch, connected
 
@@ -74,29 +75,45 @@ class TelegramAdapter:
         group_rate: int = GROUP_RATE,
         group_period: float = 60.0,
         overall_rate: float = 30,
+        private_interval: float = 1.0,
         max_retries: int = 5,
         notice_seconds: float = NOTICE_SECONDS,
+        pacer: Pacer | None = None,
+        drawing: Drawing | None = None,
     ) -> None:
         """``group_rate`` messages or edits in any ``group_period`` seconds in one group
-        (0: no limit); ``notice_seconds``: how long a refused command's answer stays
-        in a group."""
+        (0: no limit), one every ``private_interval`` seconds in a private chat,
+        ``overall_rate`` a second in all: kept by ``pacer`` (shared by every worker:
+        :class:`~bot.store.redis_pace.RedisPacer`), or in this process;
+        ``notice_seconds``: how long a refused command's answer stays in a group."""
         self.service = service
         self.webhook = webhook
         self.image_size = image_size
-        #: the group limit, kept here (a sliding window), not by python-telegram-bot
-        self.window = Window(group_rate, group_period)
+        #: the send limits, spent evenly (see :mod:`bot.store.pace`)
+        self.limits = Limits(group_rate, group_period, private_interval, overall_rate)
+        self.pacer = pacer if pacer is not None else MemoryPacer(self.limits)
         #: the error that ended the bot for good (see :meth:`failed`)
         self.fatal = Fatal()
         self.faults = FaultLog(log)
         #: every answer of the Bot API watched (429s, a token no longer taken)
         self.watch = Watch(self.fatal)
         self.app = self.watch.application(token, api_url, overall_rate, max_retries)
-        self.reconciler = Reconciler(service)
-        self.shows = Shows(self.window, self._reconcile, lambda channel: target(channel)[0])
-        self.notices = Notices(self.app.bot, self.window, notice_seconds)
+        #: every chat's tables and messages, through its outbox: a handler returns at once
+        self.tables = Tables(self.app.bot, service, self.pacer, image_size, self._finished)
+        self.outboxes = self.tables.outboxes
+        self.notices = Notices(self.app.bot, self.outboxes, notice_seconds)
+        #: replays drawn in a pool of their own, one per chat or person at a time
+        self.drawing = drawing if drawing is not None else Drawing()
         #: rematch, stats, the leaderboard, the replay and the record
         self.after = AfterGame(
-            service, self.app.bot, self.window, self.notices, self._call, self._answer, self.board
+            service,
+            self.app.bot,
+            self.outboxes,
+            self.notices,
+            self._call,
+            self._answer,
+            self.board,
+            self.drawing,
         )
         for name, handler in (
             ("start", self.cmd_start),
@@ -165,13 +182,17 @@ class TelegramAdapter:
                 log.debug("polling had stopped: %s", e)
         if self.app.running:
             await self.app.stop()
-        await self.shows.close(DRAIN)
+        await self.outboxes.close(DRAIN)
         await self.notices.close()
         await self.app.shutdown()
 
     async def quiet(self) -> None:
-        """Wait until every table waiting for its chat's limit is shown."""
-        await self.shows.quiet()
+        """Wait until every chat's outbox is sent (and every replay asked for drawn)."""
+        while True:
+            await self.after.quiet()
+            await self.outboxes.quiet()
+            if self.after.idle():
+                return
 
     def owns(self, channel: str | None) -> bool:
         return bool(channel) and str(channel).startswith(PREFIX)
@@ -185,32 +206,11 @@ class TelegramAdapter:
         view: TableView | None = None,
         lang: str | None = None,
     ) -> None:
-        """Bring the chat of the outcome's game to its newest view, as soon as the
-        group's limit allows (a newer view meanwhile replaces this one); or tell it,
-        in ``lang``, that its damaged game is gone (the pressed buttons taken off)."""
-        game = outcome.game
-        if game is None:
-            if outcome.freed is not None and self.owns(outcome.freed):
-                screen = TelegramScreen(self.app.bot, outcome.freed, self.window)
-                await screen.say(caption([Text("game.damaged")], limit=TEXT_LIMIT, lang=lang))
-                if pressed is not None:
-                    await screen.retire(pressed)
-            return
-        if not self.owns(game.channel):
-            return
-        view = view or table_view(game, outcome.happened, size=self.image_size)
-        self.shows.submit(Pending(view, outcome.shown, fresh, pressed))
+        """Bring the chat of the outcome's game to its newest view (see :class:`.Tables`)."""
+        self.tables.show(outcome, fresh=fresh, pressed=pressed, view=view, lang=lang)
 
-    async def _reconcile(self, pending: Pending) -> None:
-        view = pending.view
-        screen = TelegramScreen(self.app.bot, view.channel, self.window)
-        if (
-            await self.reconciler.reconcile(
-                view, pending.shown, screen, fresh=pending.fresh, pressed=pending.pressed
-            )
-            and view.picture == "standings"
-        ):
-            await self.after.replay(view.game)  # played to the end: the whole game again
+    def _finished(self, game: Game) -> None:
+        self.after.replay_soon(game)  # a game played to its end: the whole game again
 
     # -- commands ---------------------------------------------------------
 
@@ -238,7 +238,7 @@ class TelegramAdapter:
             return
         if not args:
             question, buttons = chooser(language(update))
-            await TelegramScreen(self.app.bot, channel, self.window).say(question, buttons)
+            self.tables.say(channel, question, buttons, key=f"chooser {channel}")
             return
         asked = parse_ludo_args(args)
         if asked.error is not None:
@@ -358,7 +358,7 @@ class TelegramAdapter:
             )
             if outcome.game is not None and outcome.game.id != press.game_id:
                 # a rematch: the new table goes below, the old one keeps no button
-                await TelegramScreen(self.app.bot, channel, self.window).retire(str(pressed))
+                self.tables.retire(channel, str(pressed))
                 pressed = None
         # the answer first, at once: what the press did (even while the table waits for
         # the group's limit), or why nothing happened; a late one must not stop the show

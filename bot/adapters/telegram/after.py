@@ -34,8 +34,9 @@ from ...present.after import (
 from ...present.alt import alt_lines
 from ...present.animation import game_animation
 from ...service import GameService, Outcome
+from ..drawing import Busy, Drawing
 from .notices import Notices
-from .pacing import Window
+from .outbox import Outboxes, Turn
 from .screen import CAPTION_LIMIT, TEXT_LIMIT, caption, target
 from .updates import language, user_of
 
@@ -56,16 +57,21 @@ class AfterGame:
         self,
         service: GameService,
         bot: Bot,
-        window: Window,
+        outboxes: Outboxes,
         notices: Notices,
         call: Call,
         answer: Callable[[Update, Outcome], Awaitable[None]],
         board: Callable[[Update, list[str]], Awaitable[None]],
+        drawing: Drawing,
     ) -> None:
         self.service = service
         self.bot = bot
-        self.window = window
+        #: every message goes through its chat's outbox
+        self.outboxes = outboxes
         self.notices = notices
+        #: replays drawn in their own pool, one per chat or person at a time
+        self.drawing = drawing
+        self._tasks: set[asyncio.Task[None]] = set()
         #: runs a service call off the event loop
         self.call = call
         #: answers a command's outcome (refused: told; done: the table shown)
@@ -105,7 +111,11 @@ class AfterGame:
             if isinstance(game, Refusal):
                 await self.notices.tell(update, refusal_text(game))
             elif what == "replay":
-                await self.replay(game, lang)
+                asker = f"person:{user.id}"
+                if self.drawing.busy((f"chat:{channel}", asker)):
+                    await self.notices.tell(update, Text("refuse.replay_busy"))
+                    return
+                self.replay_soon(game, lang, asker)
             else:
                 await self.record(game, channel, lang)
 
@@ -150,41 +160,77 @@ class AfterGame:
         lines = stats_lines(tallies, who, name, lang)
         await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=lang))
 
-    async def replay(self, game: Game, lang: str | None = None) -> None:
-        """The animation of ``game`` in its chat (drawn off the event loop)."""
+    def replay_soon(self, game: Game, lang: str | None = None, asker: str | None = None) -> None:
+        """Send the animation of ``game`` in its chat, drawn in the background."""
+        task = asyncio.create_task(self.replay(game, lang, asker))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def idle(self) -> bool:
+        """No replay is being drawn."""
+        return not self._tasks
+
+    async def quiet(self) -> None:
+        """Wait until every replay asked for is drawn (and in its chat's outbox)."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+
+    async def replay(self, game: Game, lang: str | None = None, asker: str | None = None) -> None:
+        """The animation of ``game`` in its chat: drawn once (in the drawing pool, one per
+        chat and asker at a time), then sent by its file id."""
         lang = lang or game.lang
-        try:
-            gif = await asyncio.to_thread(game_animation, game, lang)
-        except Exception:  # a game the animation cannot draw: the chat just goes without
-            log.exception("the replay of game %s could not be drawn", game.id)
-            return
+        key = f"tg {game.key} {lang}"
+        replay = self.drawing.drawn(key)
+        if replay is None:
+            keys = [f"chat:{game.channel}"] + ([asker] if asker else [])
+            try:
+                replay = await self.drawing.run(keys, game_animation, game, lang)
+            except Busy:
+                return  # the same chat's replay is being drawn: it will be there
+            except Exception:  # a game the animation cannot draw: the chat just goes without
+                log.exception("the replay of game %s could not be drawn", game.id)
+                return
+        gif = replay
         chat_id, thread = target(game.channel)
-        await self.window.take(chat_id)
-        try:
-            await self.bot.send_animation(
-                chat_id,
-                gif,
-                caption=caption([replay_caption(game)], limit=CAPTION_LIMIT, lang=lang),
-                parse_mode=ParseMode.HTML,
-                filename=f"ludo-{game.id}.gif",
-                message_thread_id=thread,
-            )
-        except (BadRequest, Forbidden) as e:
-            log.warning("the replay of game %s was not sent: %s", game.id, e)
+        text = caption([replay_caption(game)], limit=CAPTION_LIMIT, lang=lang)
+
+        async def send(turn: Turn) -> None:
+            await turn()
+            try:
+                sent = await self.bot.send_animation(
+                    chat_id,
+                    gif,
+                    caption=text,
+                    parse_mode=ParseMode.HTML,
+                    filename=f"ludo-{game.id}.gif",
+                    message_thread_id=thread,
+                )
+            except (BadRequest, Forbidden) as e:
+                log.warning("the replay of game %s was not sent: %s", game.id, e)
+                return
+            if sent.animation is not None:
+                self.drawing.remember(key, sent.animation.file_id)
+
+        self.outboxes.send(chat_id, send, key=f"replay {key}")
 
     async def record(self, game: Game, channel: str, lang: str) -> None:
         """The record of ``game`` as a JSON document (``ludo-bot verify`` checks it)."""
         data = json.dumps(game.record(), indent=2).encode()
         chat_id, thread = target(channel)
-        await self.window.take(chat_id)
-        try:
-            await self.bot.send_document(
-                chat_id,
-                data,
-                filename=f"ludo-{game.id}.json",
-                caption=caption([record_caption(game)], limit=CAPTION_LIMIT, lang=lang),
-                parse_mode=ParseMode.HTML,
-                message_thread_id=thread,
-            )
-        except (BadRequest, Forbidden) as e:
-            log.warning("the record of game %s was not sent: %s", game.id, e)
+        text = caption([record_caption(game)], limit=CAPTION_LIMIT, lang=lang)
+
+        async def send(turn: Turn) -> None:
+            await turn()
+            try:
+                await self.bot.send_document(
+                    chat_id,
+                    data,
+                    filename=f"ludo-{game.id}.json",
+                    caption=text,
+                    parse_mode=ParseMode.HTML,
+                    message_thread_id=thread,
+                )
+            except (BadRequest, Forbidden) as e:
+                log.warning("the record of game %s was not sent: %s", game.id, e)
+
+        self.outboxes.send(chat_id, send, key=f"record {game.key}")

@@ -1,5 +1,10 @@
 """Answers to commands in a chat: kept, or (a refused command in a group) deleted
-after a short while, so that a group keeps only the games' boards; toasts for presses."""
+after a short while, so that a group keeps only the games' boards; toasts for presses.
+
+An answer goes through the chat's outbox (:mod:`.outbox`): the handler returns at
+once, and under a flood identical answers waiting are sent once and the surplus
+dropped.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from ...present import Text
 from ..faults import refused
-from .pacing import Window
+from .outbox import Outboxes, Turn
 from .screen import TEXT_LIMIT, caption
 from .updates import language
 
@@ -25,29 +30,39 @@ TOAST_LIMIT = 200
 
 
 class Notices:
-    """Replies to commands, counted in the group's limit; short-lived ones deleted."""
+    """Replies to commands, sent through the chat's outbox; short-lived ones deleted."""
 
-    def __init__(self, bot: Bot, window: Window, seconds: float) -> None:
+    def __init__(self, bot: Bot, outboxes: Outboxes, seconds: float) -> None:
         self.bot = bot
-        self.window = window
+        self.outboxes = outboxes
         #: how long a short-lived answer stays in a group (0: for good)
         self.seconds = seconds
         #: short-lived answers still up: (chat, message) -> the timer deleting it
         self._up: dict[tuple[int, int], asyncio.Task[None]] = {}
 
-    async def reply(self, message: Message, text: str) -> Message | None:
-        """Answer ``message`` in its chat (HTML); None if Telegram refused."""
-        await self.window.take(message.chat.id)
-        try:
-            return await message.reply_text(text[:TEXT_LIMIT], parse_mode=ParseMode.HTML)
-        except (BadRequest, Forbidden) as e:
-            log.info("a command could not be answered: %s", e)
-            return None
+    def reply(self, message: Message, text: str, *, brief: bool = False) -> bool:
+        """Answer ``message`` in its chat (HTML) when the chat's turn comes; ``brief``: in a
+        group, deleted after :attr:`seconds`.  False if the chat's outbox is full."""
+
+        async def send(turn: Turn) -> None:
+            await turn()
+            try:
+                sent = await message.reply_text(text[:TEXT_LIMIT], parse_mode=ParseMode.HTML)
+            except (BadRequest, Forbidden) as e:
+                log.info("a command could not be answered: %s", e)
+                return
+            if brief and sent.chat.type != ChatType.PRIVATE and self.seconds > 0:
+                key = (sent.chat.id, sent.message_id)
+                self._up[key] = asyncio.create_task(self._expire(key))
+
+        # the same brief answer already waiting in a flood is sent once
+        key = f"brief {text}" if brief else None
+        return self.outboxes.send(message.chat.id, send, key=key)
 
     async def say(self, update: Update, text: str) -> None:
         """Answer a command (help, rules): the answer stays."""
         if update.effective_message is not None:
-            await self.reply(update.effective_message, text)
+            self.reply(update.effective_message, text)
 
     async def tell(self, update: Update, line: Text) -> None:
         """A short answer to the asker in their language (a refused command: in a group,
@@ -59,11 +74,7 @@ class Notices:
 
     async def brief(self, message: Message, text: str) -> None:
         """Answer ``message``; in a group the answer goes after :attr:`seconds`."""
-        sent = await self.reply(message, text)
-        if sent is None or sent.chat.type == ChatType.PRIVATE or self.seconds <= 0:
-            return
-        key = (sent.chat.id, sent.message_id)
-        self._up[key] = asyncio.create_task(self._expire(key))
+        self.reply(message, text, brief=True)
 
     async def _expire(self, key: tuple[int, int]) -> None:
         await asyncio.sleep(self.seconds)

@@ -12,7 +12,7 @@ from telegram.error import BadRequest, Forbidden
 
 from ...hosting import User
 from ...present import TableView, Text, say
-from .pacing import Window
+from .outbox import Turn
 
 log = logging.getLogger(__name__)
 
@@ -80,17 +80,17 @@ def keyboard(view: TableView) -> InlineKeyboardMarkup | None:
 class TelegramScreen:
     """The messages of one chat (or forum topic), through the Bot API."""
 
-    def __init__(self, bot: Bot, channel: str, window: Window | None = None) -> None:
+    def __init__(self, bot: Bot, channel: str, turn: Turn | None = None) -> None:
         self.bot = bot
         self.channel = channel
         self.chat_id, self.thread = target(channel)
-        #: the group's limit of messages and edits (None: none kept here)
-        self.window = window
+        #: waits for the chat's send pace before each message or edit (None: no wait)
+        self.turn = turn
 
     async def _turn(self) -> None:
-        """Wait for room in the group's limit, and take it."""
-        if self.window is not None:
-            await self.window.take(self.chat_id)
+        """Wait for the chat's pace, and take it."""
+        if self.turn is not None:
+            await self.turn()
 
     def _caption(self, view: TableView) -> str:
         # only the person to notify is linked (a link in a new message notifies them)

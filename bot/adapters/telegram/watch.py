@@ -24,6 +24,9 @@ from ...metrics import PLATFORM_UP, RATE_LIMITED
 from ..faults import AdapterError, Fatal
 from .updates import PLATFORM
 
+#: updates handled at once: a handler never waits for a chat's send limit (it puts
+#: the chat's work in its outbox), only for the store
+CONCURRENT = 32
 #: the one line a token Telegram stopped taking ends the bot with
 REVOKED = (
     "Telegram no longer accepts TELEGRAM_TOKEN (revoked or replaced in @BotFather): "
@@ -89,7 +92,7 @@ class Watch:
         builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
             Application.builder()
             .token(token)
-            .concurrent_updates(8)
+            .concurrent_updates(CONCURRENT)
             .request(self.request(polling=False))
             .get_updates_request(self.request(polling=True))
         )

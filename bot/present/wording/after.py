@@ -38,6 +38,7 @@ AFTER: dict[str, str | tuple[str, str]] = {
     "forget.none": "There were no stats of yours to delete.",
     # the replay and the record
     "replay.caption": "Replay: {rules} Ludo, {players}.",
+    "refuse.replay_busy": "A replay is already being drawn here. It will be along shortly.",
     "record.caption": "The record of this game ({rules} Ludo). Check its dice with "
     "ludo-bot verify.",
 }
