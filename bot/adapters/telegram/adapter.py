@@ -35,15 +35,16 @@ from ...service import GameService, Outcome
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle, store_down
 from ..reconcile import Reconciler
 from .after import WORDS, AfterGame
+from .chooser import RuleChooser
 from .commands import (
-    chooser,
     help_text,
     parse_ludo_args,
+    piece_of,
     say_language,
     set_commands,
     wanted_language,
 )
-from .guard import guarded
+from .guard import bounded, guarded
 from .notices import Notices, toast
 from .pacing import Pending, Shows, Window
 from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
@@ -94,6 +95,7 @@ class TelegramAdapter:
         self.reconciler = Reconciler(service)
         self.shows = Shows(self.window, self._reconcile, lambda channel: target(channel)[0])
         self.notices = Notices(self.app.bot, self.window, notice_seconds)
+        self.chooser = RuleChooser(service, self.app.bot, self.window, self.notices, self._call)
         #: rematch, stats, the leaderboard, the replay and the record
         self.after = AfterGame(
             service, self.app.bot, self.window, self.notices, self._call, self._answer, self.board
@@ -111,7 +113,8 @@ class TelegramAdapter:
             ("end", self.cmd_end),
             ("language", self.cmd_language),
         ):
-            self.app.add_handler(CommandHandler(name, guarded(handler, self.faults, self._sorry)))
+            command = bounded(handler, self.notices.tell)  # far too many words: refused
+            self.app.add_handler(CommandHandler(name, guarded(command, self.faults, self._sorry)))
         self.app.add_handler(
             CallbackQueryHandler(guarded(self.on_button, self.faults, self._sorry))
         )
@@ -237,8 +240,7 @@ class TelegramAdapter:
             await self.after.command(update, channel, user, args)
             return
         if not args:
-            question, buttons = chooser(language(update))
-            await TelegramScreen(self.app.bot, channel, self.window).say(question, buttons)
+            await self.chooser.ask(update, channel)
             return
         asked = parse_ludo_args(args)
         if asked.error is not None:
@@ -268,11 +270,11 @@ class TelegramAdapter:
 
     async def cmd_move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Move piece N."""
-        args = context.args or []
-        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
+        piece = piece_of(context.args or [])
+        if piece is None:
             await self.notices.tell(update, Text("tg.say_piece"))
             return
-        await self._act(update, Intent("move", int(args[0])))
+        await self._act(update, Intent("move", piece))
 
     async def cmd_board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self.board(update, context.args or [])
@@ -345,9 +347,7 @@ class TelegramAdapter:
         pressed: str | None = str(message.message_id)
         chosen = parse_new_game(query.data)
         if chosen is not None:
-            rules, teams = chosen
-            options = {"teams": True} if teams else {}
-            outcome = await self._call(self.service.open, channel, user, rules, options, lang=lang)
+            outcome = await self.chooser.chosen(message, channel, user, chosen, lang)
         else:
             press = parse_press(query.data)
             if press is None:

@@ -16,12 +16,15 @@ from ...present import Text
 from ..faults import refused
 from .pacing import Window
 from .screen import TEXT_LIMIT, caption
+from .units import fit_html, shorten
 from .updates import language
 
 log = logging.getLogger(__name__)
 
 #: the longest toast Telegram shows
 TOAST_LIMIT = 200
+#: a rule chooser nobody pressed stays this many times as long as a refusal
+CHOOSER_TIMES = 20
 
 
 class Notices:
@@ -32,6 +35,8 @@ class Notices:
         self.window = window
         #: how long a short-lived answer stays in a group (0: for good)
         self.seconds = seconds
+        #: how long a rule chooser nobody pressed stays in a group
+        self.chooser_seconds = seconds * CHOOSER_TIMES
         #: short-lived answers still up: (chat, message) -> the timer deleting it
         self._up: dict[tuple[int, int], asyncio.Task[None]] = {}
 
@@ -39,7 +44,7 @@ class Notices:
         """Answer ``message`` in its chat (HTML); None if Telegram refused."""
         await self.window.take(message.chat.id)
         try:
-            return await message.reply_text(text[:TEXT_LIMIT], parse_mode=ParseMode.HTML)
+            return await message.reply_text(fit_html(text, TEXT_LIMIT), parse_mode=ParseMode.HTML)
         except (BadRequest, Forbidden) as e:
             log.info("a command could not be answered: %s", e)
             return None
@@ -60,13 +65,24 @@ class Notices:
     async def brief(self, message: Message, text: str) -> None:
         """Answer ``message``; in a group the answer goes after :attr:`seconds`."""
         sent = await self.reply(message, text)
-        if sent is None or sent.chat.type == ChatType.PRIVATE or self.seconds <= 0:
+        if sent is not None:
+            self.expire(sent, self.seconds)
+
+    def expire(self, sent: Message, seconds: float) -> None:
+        """Delete ``sent`` after ``seconds`` (in a group; 0: never)."""
+        if sent.chat.type == ChatType.PRIVATE or seconds <= 0:
             return
         key = (sent.chat.id, sent.message_id)
-        self._up[key] = asyncio.create_task(self._expire(key))
+        self._up[key] = asyncio.create_task(self._expire(key, seconds))
 
-    async def _expire(self, key: tuple[int, int]) -> None:
-        await asyncio.sleep(self.seconds)
+    def keep(self, chat_id: int, message_id: int) -> None:
+        """Let message ``message_id`` stay after all (a rule chooser that became a lobby)."""
+        timer = self._up.pop((chat_id, message_id), None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _expire(self, key: tuple[int, int], seconds: float) -> None:
+        await asyncio.sleep(seconds)
         self._up.pop(key, None)
         with contextlib.suppress(TelegramError):
             await self.bot.delete_message(*key)
@@ -82,8 +98,8 @@ class Notices:
 
 async def toast(query: Any, text: str | None) -> None:
     """Answer a button press (``query``) with ``text``, cut to what Telegram shows."""
-    if text is not None and len(text) > TOAST_LIMIT:
-        text = text[: TOAST_LIMIT - 1].rsplit(" ", 1)[0] + "…"
+    if text is not None:
+        text = shorten(text, TOAST_LIMIT)
     try:
         await query.answer(text)
     except TelegramError as e:
