@@ -6,25 +6,29 @@ where a game is already open."""
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 import random
+import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 from telegram import Bot as TelegramBot
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest
 
 from bot.adapters.telegram.commands import chooser
-from bot.adapters.telegram.units import units
-from bot.hosting import LOBBY, TIMER_RANGE, Refusal, User
+from bot.adapters.telegram.units import fit_html, shorten, units
+from bot.hosting import LOBBY, TIMER_RANGE, Game, Happened, Refusal, User, join, open_game
 from bot.hosting.game import NAME_LIMIT
 from bot.present import ECHO_LIMIT, Text, refusal_text, say
 from bot.store import SqliteStore, Store
-from tests.fake_telegram import FakeTelegram, make_user, utf16_len
+from tests.fake_telegram import FakeTelegram, make_user, parse_html, utf16_len
 from tests.test_telegram import (
     SENDING,
     answer,
@@ -286,3 +290,65 @@ async def test_ludo_alone_where_a_game_is_open_answers_briefly_and_posts_no_choo
         assert not fake.message(group["id"], lobby.message_id).deleted
         assert "opened a game" in fake.message(group["id"], lobby.message_id).content
     assert not refused_calls(fake)
+
+
+# --------------------------------------------------------------------------
+# properties: what is saved loads; what is cut fits and parses
+
+
+#: any text at all, lone surrogates too (a forged update's JSON may carry them)
+ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=3000)
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=ANY_TEXT, other=ANY_TEXT)
+def test_any_name_saves_and_loads_as_it_is_shown(name: str, other: str) -> None:
+    """Whatever a platform calls a person, their game is saved and read back (never
+    thrown away as damaged), with the very name it shows."""
+    host = User("telegram", "1", name)
+    guest = User("discord", "2", other)
+    assert len(host.name) <= NAME_LIMIT and len(guest.name) <= NAME_LIMIT
+    game = open_game("g1", "tg:1", host, "classic", {}, timer=0, auto_move=True, now=1.0)
+    join(game, guest, Happened(by=guest))
+    loaded = Game.from_bytes(game.to_bytes())
+    assert loaded.creator == host
+    assert [s.user for s in loaded.seats] == [host, guest]
+
+
+#: HTML as the captions are made: escaped text, tags of Telegram's HTML around some
+TAGS = ("b", "i", "code", "u")
+html_parts = st.one_of(
+    ANY_TEXT.map(
+        lambda t: html.escape(t.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+    ),
+    st.tuples(st.sampled_from(TAGS), st.text(max_size=40)).map(
+        lambda p: f"<{p[0]}>{html.escape(p[1])}</{p[0]}>"
+    ),
+    st.tuples(st.integers(1, 10**12), st.text(min_size=1, max_size=40)).map(
+        lambda p: f'<a href="tg://user?id={p[0]}">{html.escape(p[1])}</a>'
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(html_parts, max_size=8), limit=st.integers(1, 1100))
+def test_html_cut_to_a_limit_fits_and_is_well_formed(parts: list[str], limit: int) -> None:
+    text = "".join(parts)
+    fitted = fit_html(text, limit)
+    assert units(fitted) <= limit
+    assert utf16_len(fitted) == units(fitted)
+    parse_html(fitted)  # no half entity, no half tag, every tag closed
+    if units(text) <= limit:
+        assert fitted == text
+    else:
+        assert re.sub(r"(</\w+>)+$", "", fitted).endswith("…") or fitted == ""
+
+
+@given(text=st.text(max_size=400), limit=st.integers(2, 250))
+def test_a_toast_is_cut_after_a_whole_word_in_utf16_units(text: str, limit: int) -> None:
+    short = shorten(text, limit)
+    assert utf16_len(short) <= limit
+    if utf16_len(text) <= limit:
+        assert short == text
+    else:
+        assert short.endswith("…") and text.startswith(short[:-1].rstrip())
