@@ -19,9 +19,11 @@ What it keeps:
   updates).
 
 What it checks, like Telegram: the token (401), chats and forum topics,
-HTML captions and texts (well-formed, supported tags and entities), caption
-and text lengths, callback data of at most 64 bytes, edits of messages that
-exist ("message is not modified" too), each callback query answered once.
+HTML captions and texts (well-formed, supported tags and entities), the lengths
+of captions, texts and answers to button presses (in UTF-16 code units, after the
+HTML is parsed, as Telegram counts them), callback data of at most 64 bytes, edits
+of messages that exist ("message is not modified" too), each callback query
+answered once.
 
 Limits: with :attr:`FakeTelegram.group_limit` set, a message or edit over a
 group's limit is answered 429 with ``retry_after``, as Telegram does.
@@ -140,6 +142,11 @@ class ApiError(Exception):
         self.code = code
         self.description = description
         self.parameters = parameters
+
+
+def utf16_len(text: str) -> int:
+    """A length as Telegram counts it: UTF-16 code units (an emoji such as 🎲 is two)."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def bad(description: str) -> ApiError:
@@ -905,7 +912,7 @@ class FakeTelegram:
         for c in commands:
             if not re.fullmatch(r"[a-z0-9_]{1,32}", str(c.get("command", ""))):
                 raise bad("BOT_COMMAND_INVALID")
-            if not 1 <= len(str(c.get("description", ""))) <= 256:
+            if not 1 <= utf16_len(str(c.get("description", ""))) <= 256:
                 raise bad("command description must be 1-256 characters")
         code = self._language_code(p)
         self.command_menus[code] = commands
@@ -1019,7 +1026,7 @@ class FakeTelegram:
         plain = plain.strip()
         if required and not plain:
             raise bad("message text is empty")
-        if len(plain) > limit:
+        if utf16_len(plain) > limit:
             raise bad("message caption is too long" if key == "caption" else "message is too long")
         return plain, markup
 
@@ -1226,7 +1233,7 @@ class FakeTelegram:
         if query_id not in self.queries or query_id in self.answered:
             raise bad("query is too old and response timeout expired or query ID is invalid")
         text = p.get("text")
-        if text is not None and len(str(text)) > TOAST_LIMIT:
+        if text is not None and utf16_len(str(text)) > TOAST_LIMIT:
             raise bad("MESSAGE_TOO_LONG")
         self.answered[query_id] = call
         return True

@@ -13,15 +13,10 @@ import pytest
 from bot.hosting import OVER, PLAYING
 from bot.store import Store
 from tests.fake_discord import FakeDiscord, Message
-from tests.test_discord import (  # noqa: F401 (fixtures)
-    ANA,
-    BEN,
-    Harness,
-    fake,
-    h,
-    sqlite_store,
-    tried,
-)
+from tests.test_discord import ANA, BEN, Harness, tried
+from tests.test_discord import fake as fake  # a fixture
+from tests.test_discord import h as h  # a fixture
+from tests.test_discord import sqlite_store as sqlite_store  # a fixture
 
 
 def pings(fake: FakeDiscord) -> dict[int, int]:

@@ -61,8 +61,9 @@ async def test_a_flood_of_commands_in_one_group_slows_that_group_only(
     fake: FakeTelegram, db: Store, clock: Any
 ) -> None:
     """60 commands a (scaled) minute in group A, each answered by the bot, while a game
-    is played in group B (from the moment A's limit is spent): every press in B is answered within a second and its board
-    shown; A gets what its limit allows, never more."""
+    is played in group B (from the moment A's limit is spent): every press in B is
+    answered within a second and its board shown; A gets what its limit allows, never
+    more."""
     flooded, playing = fake.group("Flooded"), fake.group("Playing")
     fake.group_limit = (RATE, PERIOD)
     async with running(fake, db, clock, group_rate=RATE, group_period=PERIOD, max_retries=3) as bot:

@@ -17,6 +17,10 @@ SCHEMA = 1
 LOBBY, PLAYING, OVER, ENDED = "lobby", "playing", "over", "ended"
 STATUSES = (LOBBY, PLAYING, OVER, ENDED)
 
+#: the longest name kept (in characters): a whole Telegram name (64 + 1 + 64) fits;
+#: a longer one is cut, ending in "…"
+NAME_LIMIT = 129
+
 
 class DamagedGame(Exception):
     """A stored game that cannot be read (corrupt, or from an unknown schema).
@@ -50,8 +54,22 @@ class User:
     id: str
     name: str
 
+    def __post_init__(self) -> None:
+        # a name is what a person typed: bounded, and always savable (no lone surrogate)
+        object.__setattr__(self, "name", bounded_name(self.name))
+
     def same(self, other: User | None) -> bool:
         return other is not None and (self.platform, self.id) == (other.platform, other.id)
+
+
+def bounded_name(name: str) -> str:
+    """``name`` as a game keeps it: at most :data:`NAME_LIMIT` characters (cut, ending
+    in "…"), a lone surrogate (no character at all) replaced by U+FFFD."""
+    if not name.isascii():
+        name = name.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if len(name) > NAME_LIMIT:
+        name = name[: NAME_LIMIT - 1].rstrip() + "…"
+    return name
 
 
 @dataclass

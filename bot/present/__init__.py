@@ -4,15 +4,17 @@ from .animation import game_animation
 from .buttons import Press, game_button, new_game_button, parse_new_game, parse_press
 from .catalog import find_language, language_name, language_of, languages
 from .messages import say, say_all
-from .text import MAX_BUTTON_DATA, Button, Text
+from .text import ECHO_LIMIT, MAX_BUTTON_DATA, Button, Text, echoed
 from .view import TableView, refusal_text, rules_lines, status_lines, table_view
 
 __all__ = [
+    "ECHO_LIMIT",
     "MAX_BUTTON_DATA",
     "Button",
     "Press",
     "TableView",
     "Text",
+    "echoed",
     "find_language",
     "game_animation",
     "game_button",

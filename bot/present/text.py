@@ -13,6 +13,16 @@ from typing import Any
 
 #: a callback's data may be at most this long (Telegram's limit; Discord allows 100)
 MAX_BUTTON_DATA = 64
+#: the most characters of what a person typed that an answer says back to them
+ECHO_LIMIT = 32
+
+
+def echoed(typed: str) -> str:
+    """What a person typed, as an answer quotes it: at most :data:`ECHO_LIMIT`
+    characters (cut, ending in "…")."""
+    if len(typed) <= ECHO_LIMIT:
+        return typed
+    return typed[: ECHO_LIMIT - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True)

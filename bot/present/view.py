@@ -21,7 +21,7 @@ from . import buttons as codec
 from .catalog import language_name, languages
 from .narrate import name_of, narrate, one_of, seating, square, together
 from .pictures import board_png, standings_png
-from .text import Button, Text
+from .text import Button, Text, echoed
 from .toast import toast_lines
 from .wording import MESSAGES
 
@@ -103,6 +103,8 @@ class TableView:
 
 #: a caption tells at most this many lines of what happened (the latest ones)
 MAX_STORY = 6
+#: the parameters of a set-up refused that are what the person typed
+ECHOED = ("name", "option", "value")
 
 
 def latest(story: tuple[Text, ...], limit: int | None = MAX_STORY) -> tuple[Text, ...]:
@@ -271,6 +273,9 @@ def refusal_text(refusal: Refusal, game: Game | None = None) -> Text:
 def rules_error(params: dict[str, Any]) -> Text:
     """Why a game cannot be set up so: the engine's reason code, in words."""
     key = f"rules_error.{params.get('reason')}"
+    # the rule set, option or value as typed: quoted back, but never at length
+    typed = {k: echoed(v) for k, v in params.items() if k in ECHOED and isinstance(v, str)}
+    params = params | typed
     if isinstance(params.get("choices"), tuple):
         params = params | {"choices": one_of(params["choices"])}
     return Text(key if key in MESSAGES else "rules_error.bad_rules", params)

@@ -36,15 +36,16 @@ from ...store.pace import Limits, MemoryPacer, Pacer
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle, store_down
 from .after import WORDS, AfterGame
+from .chooser import RuleChooser
 from .commands import (
-    chooser,
     help_text,
     parse_ludo_args,
+    piece_of,
     say_language,
     set_commands,
     wanted_language,
 )
-from .guard import guarded
+from .guard import bounded, guarded
 from .notices import Notices, toast
 from .screen import PREFIX
 from .tables import Tables
@@ -102,6 +103,7 @@ class TelegramAdapter:
         self.tables = Tables(self.app.bot, service, self.pacer, image_size, self._finished)
         self.outboxes = self.tables.outboxes
         self.notices = Notices(self.app.bot, self.outboxes, notice_seconds)
+        self.chooser = RuleChooser(service, self.app.bot, self.outboxes, self.notices, self._call)
         #: replays drawn in a pool of their own, one per chat or person at a time
         self.drawing = drawing if drawing is not None else Drawing()
         #: rematch, stats, the leaderboard, the replay and the record
@@ -128,7 +130,8 @@ class TelegramAdapter:
             ("end", self.cmd_end),
             ("language", self.cmd_language),
         ):
-            self.app.add_handler(CommandHandler(name, guarded(handler, self.faults, self._sorry)))
+            command = bounded(handler, self.notices.tell)  # far too many words: refused
+            self.app.add_handler(CommandHandler(name, guarded(command, self.faults, self._sorry)))
         self.app.add_handler(
             CallbackQueryHandler(guarded(self.on_button, self.faults, self._sorry))
         )
@@ -237,8 +240,7 @@ class TelegramAdapter:
             await self.after.command(update, channel, user, args)
             return
         if not args:
-            question, buttons = chooser(language(update))
-            self.tables.say(channel, question, buttons, key=f"chooser {channel}")
+            await self.chooser.ask(update, channel)
             return
         asked = parse_ludo_args(args)
         if asked.error is not None:
@@ -268,11 +270,11 @@ class TelegramAdapter:
 
     async def cmd_move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Move piece N."""
-        args = context.args or []
-        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
+        piece = piece_of(context.args or [])
+        if piece is None:
             await self.notices.tell(update, Text("tg.say_piece"))
             return
-        await self._act(update, Intent("move", int(args[0])))
+        await self._act(update, Intent("move", piece))
 
     async def cmd_board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self.board(update, context.args or [])
@@ -345,9 +347,7 @@ class TelegramAdapter:
         pressed: str | None = str(message.message_id)
         chosen = parse_new_game(query.data)
         if chosen is not None:
-            rules, teams = chosen
-            options = {"teams": True} if teams else {}
-            outcome = await self._call(self.service.open, channel, user, rules, options, lang=lang)
+            outcome = await self.chooser.chosen(message, channel, user, chosen, lang)
         else:
             press = parse_press(query.data)
             if press is None:

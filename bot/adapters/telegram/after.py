@@ -22,7 +22,7 @@ from telegram.error import BadRequest, Forbidden
 from ...hosting import Game, Refusal, User
 from ...hosting.results import person_key
 from ...hosting.tally import find_person
-from ...present import Text, refusal_text, rules_lines
+from ...present import Text, echoed, refusal_text, rules_lines
 from ...present.after import (
     forget_text,
     record_caption,
@@ -151,7 +151,8 @@ class AfterGame:
             name = " ".join(words)
             found = find_person(tallies, name)
             if found is None:
-                await self.notices.tell(update, Text("refuse.unknown_person", {"name": name}))
+                said = Text("refuse.unknown_person", {"name": echoed(name)})
+                await self.notices.tell(update, said)
                 return
             who = found
         elif replied is not None and replied.from_user is not None and not replied.from_user.is_bot:

@@ -17,9 +17,10 @@ from telegram.error import BadRequest
 
 import engine
 
-from ...hosting import Refusal
+from ...hosting import TIMER_RANGE, Refusal
 from ...present import (
     Text,
+    echoed,
     find_language,
     language_name,
     languages,
@@ -29,6 +30,7 @@ from ...present import (
 )
 from ...present.catalog import translations
 from ...present.narrate import one_of
+from .units import cut
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,8 @@ OPTION_NAMES = frozenset(f.name for f in fields(engine.Options)) - {"name"}
 LANGUAGE_KEYS = ("lang", "language")
 #: the language ``tg.say_language`` gives as an example
 EXAMPLE_LANGUAGE = "pt"
+#: the most digits of a number typed
+MAX_DIGITS = 6
 
 
 # -- the command menus ------------------------------------------------------
@@ -60,7 +64,9 @@ EXAMPLE_LANGUAGE = "pt"
 
 def command_list(lang: str) -> list[tuple[str, str]]:
     """The menu's (command, description) in ``lang``."""
-    return [(name, say(Text(f"tg.cmd.{name}"), lang=lang)[:DESCRIPTION_LIMIT]) for name in COMMANDS]
+    return [
+        (name, cut(say(Text(f"tg.cmd.{name}"), lang=lang), DESCRIPTION_LIMIT)) for name in COMMANDS
+    ]
 
 
 def menu_code(lang: str) -> str | None:
@@ -183,13 +189,14 @@ def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
             if value in ("off", "0", "none"):
                 timer = 0
             elif value.isascii() and value.isdigit():
-                timer = int(value)
+                timer = whole_number(value)
+                if timer is None:  # far too many seconds
+                    low, high = TIMER_RANGE
+                    refusal = Refusal("refuse.bad_timer", low=low, high=high)
+                    return LudoArgs(rules, options, error=refusal_text(refusal))
             else:
-                return LudoArgs(
-                    rules,
-                    options,
-                    error=Text("tg.bad_timer", {"value": raw.partition("=")[2].strip()}),
-                )
+                typed = echoed(raw.partition("=")[2].strip())
+                return LudoArgs(rules, options, error=Text("tg.bad_timer", {"value": typed}))
             continue
         options[key] = option_value(value)
     return LudoArgs(rules, options, timer, lang, theme)
@@ -201,6 +208,20 @@ def option_value(value: str) -> Any:
         return True
     if value in ("false", "no", "off"):
         return False
-    if value.lstrip("-").isascii() and value.lstrip("-").isdigit():
-        return int(value)
-    return value
+    number = whole_number(value.removeprefix("-"))
+    if number is not None:
+        return -number if value.startswith("-") else number
+    return value  # not a number, or too long for one: the rules refuse it so
+
+
+def piece_of(args: Sequence[str]) -> int | None:
+    """The piece ``/move N`` names (None: not one number)."""
+    return whole_number(args[0]) if len(args) == 1 else None
+
+
+def whole_number(word: str) -> int | None:
+    """``word`` as a whole number: ASCII digits, at most :data:`MAX_DIGITS` (no timer,
+    piece or option takes more); None if not."""
+    if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
+        return int(word)
+    return None

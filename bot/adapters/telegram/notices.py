@@ -21,12 +21,15 @@ from ...present import Text
 from ..faults import refused
 from .outbox import Outboxes, Turn
 from .screen import TEXT_LIMIT, caption
+from .units import fit_html, shorten
 from .updates import language
 
 log = logging.getLogger(__name__)
 
 #: the longest toast Telegram shows
 TOAST_LIMIT = 200
+#: a rule chooser nobody pressed stays this many times as long as a refusal
+CHOOSER_TIMES = 20
 
 
 class Notices:
@@ -37,26 +40,28 @@ class Notices:
         self.outboxes = outboxes
         #: how long a short-lived answer stays in a group (0: for good)
         self.seconds = seconds
+        #: how long a rule chooser nobody pressed stays in a group
+        self.chooser_seconds = seconds * CHOOSER_TIMES
         #: short-lived answers still up: (chat, message) -> the timer deleting it
         self._up: dict[tuple[int, int], asyncio.Task[None]] = {}
 
-    def reply(self, message: Message, text: str, *, brief: bool = False) -> bool:
-        """Answer ``message`` in its chat (HTML) when the chat's turn comes; ``brief``: in a
-        group, deleted after :attr:`seconds`.  False if the chat's outbox is full."""
+    def reply(self, message: Message, text: str, *, seconds: float = 0.0) -> bool:
+        """Answer ``message`` in its chat (HTML) when the chat's turn comes; in a group,
+        deleted after ``seconds`` (0: it stays).  False if the chat's outbox is full."""
 
         async def send(turn: Turn) -> None:
             await turn()
             try:
-                sent = await message.reply_text(text[:TEXT_LIMIT], parse_mode=ParseMode.HTML)
+                sent = await message.reply_text(
+                    fit_html(text, TEXT_LIMIT), parse_mode=ParseMode.HTML
+                )
             except (BadRequest, Forbidden) as e:
                 log.info("a command could not be answered: %s", e)
                 return
-            if brief and sent.chat.type != ChatType.PRIVATE and self.seconds > 0:
-                key = (sent.chat.id, sent.message_id)
-                self._up[key] = asyncio.create_task(self._expire(key))
+            self.expire(sent, seconds)
 
-        # the same brief answer already waiting in a flood is sent once
-        key = f"brief {text}" if brief else None
+        # the same short-lived answer already waiting in a flood is sent once
+        key = f"brief {text}" if seconds else None
         return self.outboxes.send(message.chat.id, send, key=key)
 
     async def say(self, update: Update, text: str) -> None:
@@ -74,10 +79,23 @@ class Notices:
 
     async def brief(self, message: Message, text: str) -> None:
         """Answer ``message``; in a group the answer goes after :attr:`seconds`."""
-        self.reply(message, text, brief=True)
+        self.reply(message, text, seconds=self.seconds)
 
-    async def _expire(self, key: tuple[int, int]) -> None:
-        await asyncio.sleep(self.seconds)
+    def expire(self, sent: Message, seconds: float) -> None:
+        """Delete ``sent`` after ``seconds`` (in a group; 0: never)."""
+        if sent.chat.type == ChatType.PRIVATE or seconds <= 0:
+            return
+        key = (sent.chat.id, sent.message_id)
+        self._up[key] = asyncio.create_task(self._expire(key, seconds))
+
+    def keep(self, chat_id: int, message_id: int) -> None:
+        """Let message ``message_id`` stay after all (a rule chooser that became a lobby)."""
+        timer = self._up.pop((chat_id, message_id), None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _expire(self, key: tuple[int, int], seconds: float) -> None:
+        await asyncio.sleep(seconds)
         self._up.pop(key, None)
         with contextlib.suppress(TelegramError):
             await self.bot.delete_message(*key)
@@ -93,8 +111,8 @@ class Notices:
 
 async def toast(query: Any, text: str | None) -> None:
     """Answer a button press (``query``) with ``text``, cut to what Telegram shows."""
-    if text is not None and len(text) > TOAST_LIMIT:
-        text = text[: TOAST_LIMIT - 1].rsplit(" ", 1)[0] + "…"
+    if text is not None:
+        text = shorten(text, TOAST_LIMIT)
     try:
         await query.answer(text)
     except TelegramError as e:

@@ -13,6 +13,7 @@ from telegram.error import BadRequest, Forbidden
 from ...hosting import User
 from ...present import TableView, Text, say
 from .outbox import Turn
+from .units import fit_html, units
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ def caption(
     lang: str | None = None,
 ) -> str:
     """The lines as HTML in ``lang``, the person to notify linked, cut to ``limit``
-    (latest lines kept)."""
+    UTF-16 units as Telegram counts them (latest lines kept)."""
     out = []
     for t in lines:
         if links and ping is not None and t.key.startswith("turn.") and t.params.get("who"):
@@ -50,20 +51,16 @@ def caption(
         else:
             out.append(say(t, html.escape, lang))
     text = "\n".join(out)
-    while len(text) > limit and len(out) > 1:
+    while units(text) > limit and len(out) > 1:
         # a long run of computer moves: keep the latest lines
         out = out[1:] if out[0] != "…" else out[2:]
         out.insert(0, "…")
         text = "\n".join(out)
-    if len(text) <= limit:
+    if units(text) <= limit:
         return text
-    if links:  # one line too long even alone: no link, so a cut cannot break a tag
+    if links:  # one line too long even alone: cut without the link
         return caption(lines, ping, limit, links=False, lang=lang)
-    cut = text[:limit]
-    amp = cut.rfind("&")
-    if amp > cut.rfind(";"):  # never leave half an entity like "&am"
-        cut = cut[:amp]
-    return cut
+    return fit_html(text, limit)  # never half an entity like "&am", nor half a tag
 
 
 def keyboard(view: TableView) -> InlineKeyboardMarkup | None:
@@ -181,7 +178,7 @@ class TelegramScreen:
         try:
             return await self.bot.send_message(
                 self.chat_id,
-                text[:TEXT_LIMIT],
+                fit_html(text, TEXT_LIMIT),
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 message_thread_id=self.thread,

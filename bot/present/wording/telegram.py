@@ -22,6 +22,8 @@ TELEGRAM: dict[str, str | tuple[str, str]] = {
     "tg.chooser.teams": "{rules} in teams",
     "tg.say_piece": "Say which piece: <code>/move 2</code>",
     "tg.bad_timer": "The turn timer is a number of seconds, or off: not {value}.",
+    "tg.too_long": "That is too long for me: a command takes a few words, like "
+    "<code>/ludo italian teams timer=60</code>.",
     "tg.say_language": "Say which language: <code>/language {example}</code>. I speak {languages}.",
     # the command menu (setMyCommands), one list per language
     "tg.cmd.ludo": "Open a game: /ludo [classic|tower|italian|super] [teams] [timer=60]",
