@@ -149,7 +149,7 @@ class RedisStore:
         self._sentinels: list[redis.Redis] = []
 
     def _connect(self, client: redis.Redis) -> None:
-        self._client = client
+        self._client = self.client = client  # the client: shared with the rate limits
         reg = client.register_script
         self._create, self._save, self._save_shown = (
             reg(lua.CREATE),

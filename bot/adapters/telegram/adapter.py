@@ -2,11 +2,10 @@
 
 An update becomes (channel, user, intent); the service's outcome becomes a
 private word for the asker (a toast, a reply) and a table view, which the
-reconciler brings into the chat.  No rule and no game state lives here.
-
-A command or press that fails (the store unreachable) is still answered (a toast,
-a short notice); a token Telegram stops taking while the bot runs is reported by
-:meth:`TelegramAdapter.failed` (see :mod:`.watch`).
+reconciler brings into the chat.  No rule and no game state lives here.  The
+rate limits come first (:mod:`.limited`).  A command or press that fails (the
+store unreachable) is still answered (a toast, a short notice); a token Telegram
+stops taking while the bot runs is reported by :meth:`TelegramAdapter.failed`.
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ from .commands import (
     wanted_language,
 )
 from .guard import guarded
+from .limited import Entrance, Limiter
 from .notices import Notices, toast
 from .pacing import Pending, Shows, Window
 from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
@@ -76,10 +76,11 @@ class TelegramAdapter:
         overall_rate: float = 30,
         max_retries: int = 5,
         notice_seconds: float = NOTICE_SECONDS,
+        limiter: Limiter | None = None,
     ) -> None:
         """``group_rate`` messages or edits in any ``group_period`` seconds in one group
         (0: no limit); ``notice_seconds``: how long a refused command's answer stays
-        in a group."""
+        in a group; ``limiter``: the rate limits at the entrance (None: none)."""
         self.service = service
         self.webhook = webhook
         self.image_size = image_size
@@ -98,6 +99,7 @@ class TelegramAdapter:
         self.after = AfterGame(
             service, self.app.bot, self.window, self.notices, self._call, self._answer, self.board
         )
+        guards = self.faults, self._sorry, Entrance(limiter, self.notices).admit
         for name, handler in (
             ("start", self.cmd_start),
             ("help", self.cmd_help),
@@ -111,10 +113,8 @@ class TelegramAdapter:
             ("end", self.cmd_end),
             ("language", self.cmd_language),
         ):
-            self.app.add_handler(CommandHandler(name, guarded(handler, self.faults, self._sorry)))
-        self.app.add_handler(
-            CallbackQueryHandler(guarded(self.on_button, self.faults, self._sorry))
-        )
+            self.app.add_handler(CommandHandler(name, guarded(handler, *guards)))
+        self.app.add_handler(CallbackQueryHandler(guarded(self.on_button, *guards)))
         self.app.add_error_handler(self.on_error)
 
     # -- running ----------------------------------------------------------
