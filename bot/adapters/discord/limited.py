@@ -21,7 +21,6 @@ import discord
 from ...limits import Limiter
 from ...present import Text, say
 from ..faults import handling
-from .screen import InteractionScreen, clean
 from .translator import asker_language
 from .where import PLATFORM, channel_key
 
@@ -47,13 +46,16 @@ class Entrance:
             return True
         with handling(PLATFORM) as press:
             press.result = "limited"
-            if interaction.type == discord.InteractionType.autocomplete:
-                try:
-                    await interaction.response.autocomplete([])
-                except discord.HTTPException as e:
-                    log.info("a limited autocompletion could not be answered: %s", e)
-                return False
             words = Text(f"limit.{verdict.scope}", {"count": verdict.seconds})
-            screen = InteractionScreen(interaction.client, interaction, None)
-            await screen.private(say(words, clean, asker_language(interaction)))
+            try:
+                if interaction.type == discord.InteractionType.autocomplete:
+                    await interaction.response.autocomplete([])
+                else:
+                    await interaction.response.send_message(
+                        say(words, lang=asker_language(interaction)),
+                        ephemeral=True,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+            except discord.HTTPException as e:
+                log.info("an interaction turned away could not be answered: %s", e)
         return False
