@@ -15,7 +15,8 @@ process otherwise (:class:`MemoryBuckets`, the SQLite mode: one process).
 does not answer lets everyone in (logged once, and once more when it answers
 again) and is not asked again for :data:`PAUSE` seconds.  A refused person is
 to be told at most once every :data:`TELL_EVERY` seconds where the answer
-would show in the chat (a command's reply): :attr:`Verdict.tell`.
+would show in the chat (a command's reply), and a chat turning many away at
+most once too: :attr:`Verdict.tell`.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ UNLIMITED = LimitSettings(Rate(0, 0.0), Rate(0, 0.0), 0, 0)
 @dataclass(frozen=True)
 class Verdict:
     """What the limiter said: let in, or refused by ``scope`` (``person`` or ``chat``)
-    for ``wait`` seconds; ``tell``: the first refusal of this person in a while."""
+    for ``wait`` seconds; ``tell``: the first refusal by that bucket in a while (a
+    person's, or a chat's: a busy chat is told once, not once per person)."""
 
     allowed: bool = True
     scope: str = ""
@@ -107,9 +109,10 @@ class Limiter:
         #: the last time the store was asked, it failed
         self._failing = False
 
-    def check(self, person: str, chat: str | None) -> Verdict:
+    def check(self, person: str, chat: str | None, tell: bool = True) -> Verdict:
         """One command or press by ``person`` (``telegram:101``) in ``chat``
-        (``tg:-100123``; None: no chat's limit)."""
+        (``tg:-100123``; None: no chat's limit).  ``tell``: the answer to a refusal
+        would show in the chat (:attr:`Verdict.tell` then says whether to give it)."""
         asks: list[tuple[str, Rate]] = []
         if self.settings.person.on:
             asks.append((f"p:{person}", self.settings.person))
@@ -118,7 +121,7 @@ class Limiter:
         if not asks or self.clock() < self._paused:
             return LET_IN
         try:
-            refused, wait, told = self.buckets.take(asks, f"t:{person}")
+            refused, wait, told = self.buckets.take(asks, tell)
         except Exception as e:
             self._failed(e)
             return LET_IN
@@ -129,11 +132,11 @@ class Limiter:
         scope = "person" if asks[refused - 1][0].startswith("p:") else "chat"
         return Verdict(False, scope, wait, told)
 
-    async def admit(self, person: str, chat: str | None) -> Verdict:
+    async def admit(self, person: str, chat: str | None, tell: bool = True) -> Verdict:
         """:meth:`check`, off the event loop when the buckets are in the store."""
         if self.buckets.shared:
-            return await asyncio.to_thread(self.check, person, chat)
-        return self.check(person, chat)
+            return await asyncio.to_thread(self.check, person, chat, tell)
+        return self.check(person, chat, tell)
 
     def _failed(self, error: Exception) -> None:
         with self._lock:

@@ -21,7 +21,7 @@ from bot.present import refusal_text, say
 from bot.quotas import Quotas
 from bot.service import GameService
 from bot.store import RedisStore, Store
-from bot.store.limits import TELL_EVERY, MemoryBuckets, MemoryOpenGames
+from bot.store.limits import TELL_EVERY, Buckets, MemoryBuckets, MemoryOpenGames
 from bot.store.redis_limits import RedisBuckets, RedisOpenGames
 from bot.store.redis_ops import client_options
 from tests.conftest import FakeClock, StoreFactory
@@ -94,6 +94,29 @@ def test_a_refused_person_is_told_once_in_a_while() -> None:
         (False, True),
         (False, False),
     ]
+
+
+@pytest.mark.parametrize("where", ["memory", "redis"])
+def test_a_busy_chat_is_told_once_not_once_per_person(
+    where: str, request: pytest.FixtureRequest
+) -> None:
+    """Twelve people in a chat whose budget is spent: the first turned away is told,
+    the others are not (the answers would flood the chat); a person over their own
+    limit is told of that once, separately."""
+    if where == "redis":
+        buckets: Buckets = RedisBuckets.of(request.getfixturevalue("redis_store"))
+    else:
+        buckets = MemoryBuckets(FakeClock(1000.0))
+    limiter = Limiter(buckets, LimitSettings(Rate(3, 1 / 3600), Rate(5, 1 / 3600), 0, 0))
+    assert all(limiter.check(f"telegram:{p}", "tg:-9").allowed for p in range(5))
+    verdicts = [limiter.check(f"telegram:{p}", "tg:-9") for p in range(10, 22)]
+    assert [(v.allowed, v.scope) for v in verdicts] == [(False, "chat")] * 12
+    assert [v.tell for v in verdicts] == [True] + [False] * 11
+    assert not limiter.check("telegram:10", "tg:-9", tell=False).tell, "a toast: none asked"
+    for _ in range(3):
+        limiter.check("telegram:50", None)
+    alone = [limiter.check("telegram:50", None) for _ in range(3)]
+    assert [(v.scope, v.tell) for v in alone] == [("person", True)] + [("person", False)] * 2
 
 
 def test_no_limit_when_the_burst_is_zero() -> None:

@@ -50,7 +50,8 @@ class Taken(NamedTuple):
     refused: int
     #: seconds until every bucket has a token again (0: taken)
     wait: float
-    #: refused, and the ``tell`` key was free (held now for :data:`TELL_EVERY` seconds)
+    #: refused, asked to tell, and nobody was told of that bucket in the last
+    #: :data:`TELL_EVERY` seconds (from now, nobody else will be)
     tell: bool
 
 
@@ -63,10 +64,11 @@ class Buckets(Protocol):
     #: kept in a store (asked from a thread) rather than in this process (asked at once)
     shared: bool
 
-    def take(self, asks: Sequence[tuple[str, Rate]], tell: str | None = None) -> Taken:
+    def take(self, asks: Sequence[tuple[str, Rate]], tell: bool = False) -> Taken:
         """One token from each bucket ``(key, rate)``, or from none if any is empty;
-        ``tell``: a key held for :data:`TELL_EVERY` seconds when refused (whether it
-        was free says whether to tell the person).  Raises StoreError."""
+        ``tell``: refused, whether to tell (once per :data:`TELL_EVERY` seconds per
+        empty bucket: a person once for theirs, a chat once for its own).  Raises
+        StoreError."""
         ...
 
 
@@ -104,7 +106,7 @@ class MemoryBuckets:
         self._tat: dict[str, float] = {}
         self._told: dict[str, float] = {}
 
-    def take(self, asks: Sequence[tuple[str, Rate]], tell: str | None = None) -> Taken:
+    def take(self, asks: Sequence[tuple[str, Rate]], tell: bool = False) -> Taken:
         now = self._clock()
         with self._lock:
             refused, wait, news = 0, 0.0, []
@@ -120,10 +122,11 @@ class MemoryBuckets:
                     self._tat[key] = new
                 self._tat = _trimmed(self._tat, now)
                 return TAKEN
-            told = tell is not None and self._told.get(tell, -math.inf) <= now
-            if tell is not None and told:
-                self._told.pop(tell, None)
-                self._told[tell] = now + TELL_EVERY
+            key = asks[refused - 1][0]
+            told = tell and self._told.get(key, -math.inf) <= now
+            if told:
+                self._told.pop(key, None)
+                self._told[key] = now + TELL_EVERY
                 self._told = _trimmed(self._told, now)
             return Taken(refused, wait, told)
 

@@ -4,7 +4,7 @@ Keys, under the store's base (``ludo:{ludo}:``, the same hash tag as the games'
 keys, so the script runs on Redis Cluster too)::
 
     {base}rl:{bucket}      string: the time the bucket is full again (Redis' clock)
-    {base}rl:{tell}        string "1": the person was told, for TELL_EVERY seconds
+    {base}rl:t:{bucket}    string "1": told of that bucket, for TELL_EVERY seconds
     {base}open:{person}    sorted set: game id -> when the person opened it
 
 Every key expires on its own: a bucket when it is full again, a person's open
@@ -30,10 +30,10 @@ from bot.store.redis import RedisStore
 #: a person's list of open games is forgotten this long after their last new game
 OPEN_TTL = 30 * 24 * 3600
 
-#: KEYS: the buckets, then (optional) the tell key.  ARGV: the number of buckets, then
+#: KEYS: the buckets, then (to tell) their tell keys.  ARGV: the number of buckets, then
 #: per bucket its interval (seconds between tokens) and burst, then TELL_EVERY (ms),
 #: then the time ("": Redis' own).  Returns {refused (0: taken, else the 1-based first
-#: empty bucket), wait (a string of seconds), told (1: the tell key was free)}.
+#: empty bucket), wait (a string of seconds), told (1: that bucket's tell key was free)}.
 TAKE = """
 local n = tonumber(ARGV[1])
 local now = tonumber(ARGV[2 * n + 3])
@@ -62,7 +62,7 @@ if refused == 0 then
   return {0, '0', 0}
 end
 local told = 0
-if #KEYS > n and redis.call('SET', KEYS[n + 1], '1', 'NX', 'PX', ARGV[2 * n + 2]) then
+if #KEYS > n and redis.call('SET', KEYS[n + refused], '1', 'NX', 'PX', ARGV[2 * n + 2]) then
   told = 1
 end
 return {refused, string.format('%.6f', wait), told}
@@ -94,15 +94,15 @@ class RedisBuckets:
         """The buckets beside the games of ``store`` (its connections, its keys)."""
         return cls(store.client, store.base, store.url, clock)
 
-    def take(self, asks: Sequence[tuple[str, Rate]], tell: str | None = None) -> Taken:
+    def take(self, asks: Sequence[tuple[str, Rate]], tell: bool = False) -> Taken:
         if not asks:
             return TAKEN
         keys = [f"{self.base}rl:{key}" for key, _ in asks]
         args: list[str | int] = [len(asks)]
         for _, rate in asks:
             args += [repr(rate.interval), rate.burst]
-        if tell is not None:
-            keys.append(f"{self.base}rl:{tell}")
+        if tell:
+            keys += [f"{self.base}rl:t:{key}" for key, _ in asks]
         args += [round(TELL_EVERY * 1000), "" if self.clock is None else repr(self.clock())]
         with errors(self.where):
             refused, wait, told = self._take(keys=keys, args=args)

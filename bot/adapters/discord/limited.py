@@ -39,9 +39,8 @@ class Entrance:
         """Whether ``interaction`` may go on; if not, it was answered."""
         if self.limiter is None:
             return True
-        verdict = await self.limiter.admit(
-            f"{PLATFORM}:{interaction.user.id}", channel_key(interaction.channel_id)
-        )
+        who, where = f"{PLATFORM}:{interaction.user.id}", channel_key(interaction.channel_id)
+        verdict = await self.limiter.admit(who, where, tell=False)  # always answered, privately
         if verdict.allowed:
             return True
         with handling(PLATFORM) as press:

@@ -41,7 +41,8 @@ class Entrance:
         if self.limiter is None or person is None:
             return True
         where = f"{PREFIX}{chat.id}" if chat is not None else None
-        verdict = await self.limiter.admit(f"{PLATFORM}:{person.id}", where)
+        press = update.callback_query is not None  # a toast: always, and the asker's alone
+        verdict = await self.limiter.admit(f"{PLATFORM}:{person.id}", where, tell=not press)
         if verdict.allowed:
             return True
         limited()
