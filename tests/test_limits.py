@@ -65,6 +65,25 @@ def test_a_person_gets_the_burst_then_one_token_a_second() -> None:
     assert [limiter.check("telegram:1", None).allowed for _ in range(4)] == [True] * 3 + [False]
 
 
+def test_people_playing_fast_are_never_limited_by_the_defaults() -> None:
+    """The defaults: a person pressing twice a second for ten minutes, and a group of
+    four taking turns as fast (a press every 0.4 s) are never turned away; a script
+    pressing 20 times a second is held to about 2 a second after its burst."""
+    clock = FakeClock(1000.0)
+    limiter = Limiter(MemoryBuckets(clock), LimitSettings(), clock)
+    for n in range(1200):
+        assert limiter.check("telegram:1", "tg:-1").allowed, n
+        clock.advance(0.5)
+    for n in range(1500):
+        assert limiter.check(f"telegram:{10 + n % 4}", "tg:-2").allowed, n
+        clock.advance(0.4)
+    let_in = 0
+    for _ in range(20 * 60):
+        let_in += limiter.check("telegram:99", "tg:-3").allowed
+        clock.advance(0.05)
+    assert 10 + 2 * 60 - 2 <= let_in <= 10 + 2 * 60 + 1
+
+
 def test_a_person_refused_takes_nothing_from_the_chat() -> None:
     """Ana floods: she is refused after her burst, and her refusals cost the chat
     nothing, so Ben still has the chat's whole remaining budget."""
