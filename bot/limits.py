@@ -40,7 +40,16 @@ from .store.limits import (
 )
 from .store.redis_limits import RedisBuckets, RedisOpenGames
 
-__all__ = ["TELL_EVERY", "UNLIMITED", "LimitSettings", "Limiter", "Rate", "Verdict"]
+__all__ = [
+    "LET_IN",
+    "TELL_EVERY",
+    "UNLIMITED",
+    "LimitSettings",
+    "Limiter",
+    "Rate",
+    "Verdict",
+    "shared_parts",
+]
 
 log = logging.getLogger(__name__)
 
