@@ -13,7 +13,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 REGISTRY = CollectorRegistry(auto_describe=True)
 
 #: presses and commands handled, by platform and what came of them
-#: (``done``, ``refused``, ``store_down``, ``damaged``)
+#: (``done``, ``refused``, ``store_down``, ``damaged``, ``failed``, and ``limited``: turned
+#: away at the entrance, the person or chat going too fast; see :mod:`bot.limits`)
 PRESSES = Counter(
     "ludo_presses",
     "Button presses and commands handled",

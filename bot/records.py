@@ -12,6 +12,7 @@ cannot be reached is the refusal ``refuse.store_down`` (counted in the same
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from typing import TypeVar
@@ -30,9 +31,16 @@ T = TypeVar("T")
 class Records:
     """The kept games of one store; never raises."""
 
-    def __init__(self, store: Store, outage: Outage) -> None:
+    def __init__(
+        self,
+        store: Store,
+        outage: Outage,
+        counted: Callable[[Game, dict[str, bytes]], dict[str, bytes]] | None = None,
+    ) -> None:
         self.store = store
         self.outage = outage
+        #: the stats entries of a finished game that count (the quotas: :mod:`bot.quotas`)
+        self.counted = counted or (lambda game, entries: entries)
 
     def keep(self, game: Game, now: float) -> bool:
         """Keep ``game`` if it is finished and was played (its stats if it was played
@@ -48,6 +56,7 @@ class Records:
             entries=entries(game, now),
         )
         try:
+            kept = dataclasses.replace(kept, entries=self.counted(game, kept.entries))
             self.store.keep(kept)
         except StoreError as e:
             self.outage.failed(e)

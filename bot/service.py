@@ -54,6 +54,7 @@ from .hosting.reading import brief
 from .hosting.rematch import opened, rematch_of
 from .outcome import STORE_DOWN, Outcome
 from .players import HeuristicPlayer, Policy
+from .quotas import Quotas
 from .records import Records
 from .store import Shown, Store, Stored, StoreError
 from .store.base import DamagedRecord
@@ -82,10 +83,11 @@ class GameService:
         computer: Policy | None = None,
         default_timer: int = 120,
         lobby_minutes: int = 30,
+        quotas: Quotas | None = None,
     ) -> None:
         """``dice``: by default each game's own secret seed (see :mod:`bot.hosting.dice`),
         else a function (tests, benchmarks).  ``lobby_minutes``: a lobby nobody starts
-        closes after this long (0: never)."""
+        closes after this long (0: never).  ``quotas``: each person's (none by default)."""
         if lobby_minutes < 0:
             raise ValueError(f"lobby_minutes must be 0 or more, not {lobby_minutes!r}")
         self.store = store
@@ -100,8 +102,9 @@ class GameService:
         #: turns an unreachable store and damaged games into refusals; whether it answers
         self.guard = Guard(store)
         self.outage = self.guard.outage
+        self.quotas = quotas or Quotas(store)
         #: finished games kept for good: stats, each channel's last game
-        self.records = Records(store, self.outage)
+        self.records = Records(store, self.outage, self.quotas.counted)
 
     @property
     def store_reachable(self) -> bool:
@@ -177,9 +180,8 @@ class GameService:
                 happened = self._step(game, opened, game, user, self._luck())
             except Refusal as r:
                 return Outcome(None, refusal=r)
-            if self.store.create(game.id, game.to_bytes(), channel=channel, due=game.deadline):
-                game.rev = 1
-                return Outcome(game, happened)
+            if (made := self.quotas.create(game, channel, user)) is not False:
+                return Outcome(game, happened) if made is True else Outcome(None, refusal=made)
         return Outcome(live, refusal=Refusal("refuse.game_running"))
 
     def _open(self, game: Game, channel: str, user: User) -> Outcome:
@@ -194,9 +196,9 @@ class GameService:
         else:
             if old.status in (LOBBY, PLAYING):
                 return Outcome(old, refusal=Refusal("refuse.game_running"), shown=stored.shown)
-        if not self.store.create(game.id, game.to_bytes(), channel=channel, due=game.deadline):
-            return Outcome(None, refusal=Refusal("refuse.game_running"))
-        game.rev = 1
+        made = self.quotas.create(game, channel, user)
+        if made is not True:
+            return Outcome(None, refusal=made or Refusal("refuse.game_running"))
         return Outcome(game, Happened(by=user, facts=[Note("lobby.opened")]))
 
     def act(self, channel: str, user: User, intent: Intent) -> Outcome:
@@ -259,10 +261,8 @@ class GameService:
         return self.guard.read(lambda: self._read(self.store.load_in(channel))[1], None)
 
     def movable(self, channel: str, user: User | None = None) -> list[Move]:
-        """The moves the player on turn can make now (for autocompletion).
-
-        Empty when no move is due, or ``user`` is not the one on turn.
-        """
+        """The moves the player on turn can make now, for autocompletion (none when no
+        move is due, or ``user`` is not the one on turn)."""
         game = self.game_in(channel)
         seat = game.on_turn() if game is not None else None
         if game is None or seat is None or game.state is None:

@@ -81,7 +81,8 @@ class Handling:
     """One press or command being handled."""
 
     def __init__(self) -> None:
-        #: ``done``, ``refused``, ``store_down``, ``damaged``, or ``failed`` (a bug)
+        #: ``done``, ``refused``, ``store_down``, ``damaged``, ``limited`` (too fast),
+        #: or ``failed`` (a bug)
         self.result = "done"
 
     def failed(self, error: BaseException) -> None:
@@ -110,6 +111,14 @@ def settle(outcome: Outcome) -> None:
     press = _current.get()
     if press is not None:
         press.result = result_of(outcome)
+
+
+def limited() -> None:
+    """The press or command being handled (in this task) was turned away at the entrance:
+    its person or chat is going too fast (:mod:`bot.limits`)."""
+    press = _current.get()
+    if press is not None:
+        press.result = "limited"
 
 
 def refused() -> None:

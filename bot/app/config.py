@@ -18,6 +18,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
 
+from ..limits import LimitSettings, Rate
 from ..store import RedisStore, Store, open_store
 
 #: the log levels LOG_LEVEL takes
@@ -77,6 +78,8 @@ class Settings:
     #: the HTTP port for /healthz and /metrics (None: off), and the address it listens on
     health_port: int | None = None
     health_host: str = "127.0.0.1"
+    #: rate limits per person and per chat, and each person's quotas (see bot.limits)
+    limits: LimitSettings = field(default_factory=LimitSettings)
 
     @property
     def game_ttl(self) -> float:
@@ -243,6 +246,26 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         log_format=log_format,
         health_port=health_port,
         health_host=health_host,
+        limits=load_limits(env),
+    )
+
+
+def load_limits(env: Mapping[str, str]) -> LimitSettings:
+    """The rate limits and quotas (``LUDO_PERSON_*``, ``LUDO_CHAT_*``, ``LUDO_OPEN_GAMES``,
+    ``LUDO_STATS_PER_HOUR``); a burst or quota of 0 turns that one off."""
+    d = LimitSettings()
+    rates = {}
+    for who, default in (("PERSON", d.person), ("CHAT", d.chat)):
+        burst = _number(env, f"LUDO_{who}_BURST", default.burst, 0, 10_000, whole=True)
+        rate = _number(env, f"LUDO_{who}_PER_SECOND", default.per_second, 0.01, 1000)
+        rates[who] = Rate(int(burst), rate)
+    return LimitSettings(
+        person=rates["PERSON"],
+        chat=rates["CHAT"],
+        open_games=int(_number(env, "LUDO_OPEN_GAMES", d.open_games, 0, 1000, whole=True)),
+        stats_per_hour=int(
+            _number(env, "LUDO_STATS_PER_HOUR", d.stats_per_hour, 0, 100_000, whole=True)
+        ),
     )
 
 

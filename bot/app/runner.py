@@ -9,7 +9,9 @@ import signal
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ..limits import Limiter, shared_parts
 from ..metrics import GAMES_ACTIVE
+from ..quotas import Quotas
 from ..service import GameService, Outcome
 from ..store import RedisStore, Store, StoreError
 from ..store.pace import Limits, Pacer
@@ -41,7 +43,11 @@ class NoPlatform(Exception):
     """No chat platform is configured."""
 
 
-def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
+def build_adapters(
+    settings: Settings, service: GameService, limiter: Limiter | None = None
+) -> list[Adapter]:
+    """The adapters of the platforms configured; ``limiter``: the rate limits every
+    command and press passes first (None: none)."""
     from ..adapters.drawing import Drawing
 
     adapters: list[Adapter] = []
@@ -67,6 +73,7 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
                 image_size=settings.image_size,
                 pacer=shared_pacer(service.store),
                 drawing=drawing,
+                limiter=limiter,
             )
         )
     if settings.discord_token:
@@ -82,6 +89,7 @@ def build_adapters(settings: Settings, service: GameService) -> list[Adapter]:
                     shard_ids=settings.discord_shard_ids,
                     api_base=settings.discord_api_base,
                     gateway_url=settings.discord_gateway_url,
+                    limiter=limiter,
                 ),
                 image_size=settings.image_size,
                 drawing=drawing,
@@ -169,10 +177,15 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
     line for the operator); then the timers finish their round and every platform is
     stopped before the error is raised.
     """
+    # the limits count beside the games: in Redis for every worker, else in this process
+    parts = shared_parts(store)
     service = GameService(
-        store, default_timer=settings.turn_seconds, lobby_minutes=settings.lobby_minutes
+        store,
+        default_timer=settings.turn_seconds,
+        lobby_minutes=settings.lobby_minutes,
+        quotas=Quotas(store, settings.limits, parts),
     )
-    adapters = build_adapters(settings, service)
+    adapters = build_adapters(settings, service, Limiter(parts[0], settings.limits))
     for warning in production_warnings(store):
         log.warning("%s", warning)
     stop = stop or asyncio.Event()

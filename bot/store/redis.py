@@ -195,7 +195,7 @@ class RedisStore:
 
     @property
     def client(self) -> redis.Redis:
-        """The Redis client (for what shares this store's server: the send limits)."""
+        """The Redis client (shared by what keeps limits in this store's server)."""
         return self._client
 
     def _key(self, kind: str, name: str = "") -> str:

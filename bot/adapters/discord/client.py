@@ -20,6 +20,7 @@ from discord import app_commands
 from ...hosting import Intent
 from ...present import Text, find_language, say
 from .connection import connected, rate_limit_trace
+from .limited import Entrance, Limiter
 from .translator import (
     LudoTranslator,
     asker_language,
@@ -103,6 +104,8 @@ class DiscordSettings:
     shard_ids: tuple[int, ...] | None = None
     api_base: str | None = None
     gateway_url: str | None = None
+    #: the rate limits every interaction passes first (None: none)
+    limiter: Limiter | None = None
 
 
 def point_to(settings: DiscordSettings) -> None:
@@ -115,6 +118,10 @@ def point_to(settings: DiscordSettings) -> None:
 
 def adapter_of(interaction: discord.Interaction[Any]) -> Handlers:
     return cast(LudoClient, interaction.client).adapter
+
+
+def entrance_of(interaction: discord.Interaction[Any]) -> Entrance:
+    return cast(LudoClient, interaction.client).entrance
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
@@ -134,8 +141,18 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
     ) -> GameButton:
         return cls(str(getattr(item, "custom_id", "")))
 
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await entrance_of(interaction).admit(interaction)  # the rate limits
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await adapter_of(interaction).on_press(interaction, str(self.item.custom_id))
+
+
+class LudoTree(app_commands.CommandTree["LudoClient"]):
+    """The slash commands; every command and autocompletion passes the rate limits."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await entrance_of(interaction).admit(interaction)
 
 
 class LudoClient(discord.AutoShardedClient):
@@ -162,7 +179,9 @@ class LudoClient(discord.AutoShardedClient):
         )
         self.adapter = adapter
         self.settings = settings
-        self.tree: app_commands.CommandTree[LudoClient] = app_commands.CommandTree(self)
+        #: the rate limits every interaction passes first (see :mod:`.limited`)
+        self.entrance = Entrance(settings.limiter)
+        self.tree: app_commands.CommandTree[LudoClient] = LudoTree(self)
         self.tree.add_command(LudoCommands())
 
     async def setup_hook(self) -> None:

@@ -2,11 +2,10 @@
 
 An update becomes (channel, user, intent); the service's outcome becomes a
 private word for the asker (a toast, a reply) and a table view, which the
-reconciler brings into the chat.  No rule and no game state lives here.
-
-A command or press that fails (the store unreachable) is still answered (a toast,
-a short notice); a token Telegram stops taking while the bot runs is reported by
-:meth:`TelegramAdapter.failed` (see :mod:`.watch`).
+reconciler brings into the chat.  No rule and no game state lives here.  The
+rate limits come first (:mod:`.limited`).  A command or press that fails (the
+store unreachable) is still answered (a toast, a short notice); a token Telegram
+stops taking while the bot runs is reported by :meth:`TelegramAdapter.failed`.
 """
 
 from __future__ import annotations
@@ -46,6 +45,7 @@ from .commands import (
     wanted_language,
 )
 from .guard import bounded, guarded
+from .limited import Entrance, Limiter
 from .notices import Notices, toast
 from .screen import PREFIX
 from .tables import Tables
@@ -81,12 +81,13 @@ class TelegramAdapter:
         notice_seconds: float = NOTICE_SECONDS,
         pacer: Pacer | None = None,
         drawing: Drawing | None = None,
+        limiter: Limiter | None = None,
     ) -> None:
         """``group_rate`` messages or edits in any ``group_period`` seconds in one group
         (0: no limit), one every ``private_interval`` seconds in a private chat,
         ``overall_rate`` a second in all: kept by ``pacer`` (shared by every worker:
-        :class:`~bot.store.redis_pace.RedisPacer`), or in this process;
-        ``notice_seconds``: how long a refused command's answer stays in a group."""
+        :class:`~bot.store.redis_pace.RedisPacer`), or in this process; ``limiter``:
+        the rate limits at the entrance (None: none)."""
         self.service = service
         self.webhook = webhook
         self.image_size = image_size
@@ -117,6 +118,7 @@ class TelegramAdapter:
             self.board,
             self.drawing,
         )
+        guards = self.faults, self._sorry, Entrance(limiter, self.notices).admit
         for name, handler in (
             ("start", self.cmd_start),
             ("help", self.cmd_help),
@@ -131,10 +133,8 @@ class TelegramAdapter:
             ("language", self.cmd_language),
         ):
             command = bounded(handler, self.notices.tell)  # far too many words: refused
-            self.app.add_handler(CommandHandler(name, guarded(command, self.faults, self._sorry)))
-        self.app.add_handler(
-            CallbackQueryHandler(guarded(self.on_button, self.faults, self._sorry))
-        )
+            self.app.add_handler(CommandHandler(name, guarded(command, *guards)))
+        self.app.add_handler(CallbackQueryHandler(guarded(self.on_button, *guards)))
         self.app.add_error_handler(self.on_error)
 
     # -- running ----------------------------------------------------------

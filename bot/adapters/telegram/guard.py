@@ -29,18 +29,23 @@ MAX_CHARS = 8192
 
 
 def guarded(
-    handler: Handler, faults: FaultLog, sorry: Callable[[Update], Awaitable[None]]
+    handler: Handler,
+    faults: FaultLog,
+    sorry: Callable[[Update], Awaitable[None]],
+    admit: Callable[[Update], Awaitable[bool]] | None = None,
 ) -> Handler:
     """``handler``, counted and timed (``PRESSES``, ``PRESS_SECONDS``); if it fails,
     the failure is logged (:class:`~bot.adapters.faults.FaultLog`) and ``sorry``
-    answers the asker."""
+    answers the asker.  ``admit``: the entrance (the rate limits, :mod:`.limited`);
+    an update it turns away (it answers it) never reaches ``handler``."""
 
     async def run(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         with handling(PLATFORM) as press:
             chat = update.effective_chat
             where = f"chat {chat.id}" if chat is not None else "a chat"
             try:
-                await handler(update, context)
+                if admit is None or await admit(update):
+                    await handler(update, context)
             except TelegramError as e:
                 press.failed(e)
                 log.warning("could not answer an update in %s: Telegram: %s", where, e)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from .after import AFTER
 from .discord import DISCORD
 from .game import GAME, RULES_TEXT
+from .limits import LIMITS
 from .pictures import PICTURES
 from .refusals import REFUSALS
 from .telegram import TELEGRAM
@@ -20,7 +21,16 @@ from .terminal import TERMINAL
 Wording = Mapping[str, str | tuple[str, str]]
 
 #: every table, in the order of the catalogs
-TABLES: tuple[Wording, ...] = (GAME, REFUSALS, AFTER, PICTURES, TERMINAL, TELEGRAM, DISCORD)
+TABLES: tuple[Wording, ...] = (
+    GAME,
+    REFUSALS,
+    AFTER,
+    PICTURES,
+    TERMINAL,
+    TELEGRAM,
+    DISCORD,
+    LIMITS,
+)
 
 
 def merged(tables: tuple[Wording, ...]) -> dict[str, str | tuple[str, str]]:
