@@ -21,6 +21,7 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CollectorRegistry
 
 from ..metrics import REGISTRY
@@ -95,11 +96,12 @@ class _CappedSite(web.TCPSite):
 
 
 class _OneLine(logging.Filter):
-    """aiohttp's log of a request it could not parse: one short line, no traceback."""
+    """aiohttp's log of a request it could not parse: one short warning, no traceback
+    (a bug of a route still logs its traceback)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):  # a client's fault, not the bot's
             record.msg = f"{record.msg}: %.120s"
             record.args = (*(record.args or ()), f"{type(error).__name__}: {error}")
             record.exc_info, record.exc_text = None, None
