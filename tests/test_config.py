@@ -56,7 +56,7 @@ def test_a_broken_value_names_the_setting(env: dict[str, str], words: str) -> No
 def test_operations_defaults() -> None:
     s = load_settings({})
     assert s.log_level == "INFO" and s.log_format == "text"
-    assert s.health_port is None and s.health_host == "127.0.0.1"
+    assert s.web_port is None and s.web_host == "127.0.0.1"
     assert s.lobby_minutes == 30 and s.lobby_seconds == 30 * 60
     assert s.redis_sentinels is None and s.redis_sentinel_master is None
     assert not s.uses_redis
@@ -92,12 +92,40 @@ def test_operations_values_are_read() -> None:
         }
     )
     assert s.log_level == "DEBUG" and s.log_format == "json"
-    assert s.health_port == 9102 and s.health_host == "0.0.0.0"
+    assert s.web_port == 9102 and s.web_host == "0.0.0.0"
     assert s.lobby_minutes == 0 and s.lobby_seconds is None  # 0: lobbies never expire
     assert s.redis_sentinels == (("10.0.0.1", 26379), ("sentinel-b", 26380), ("::1", 26381))
     assert s.redis_sentinel_master == "ludo-master" and s.uses_redis
     assert s.redis_password is None and s.redis_sentinel_password is None
-    assert load_settings({"LUDO_HEALTH_HOST": "metrics.internal"}).health_host == "metrics.internal"
+    assert load_settings({"LUDO_HEALTH_HOST": "metrics.internal"}).web_host == "metrics.internal"
+
+
+def test_one_web_server_for_health_metrics_and_the_webhook() -> None:
+    hook = {"TELEGRAM_WEBHOOK_URL": "https://bot.example/telegram"}
+    # polling: off unless asked for, on loopback unless told otherwise; the older names too
+    assert (load_settings({"LUDO_WEB_PORT": "9100"}).web_port, "127.0.0.1") == (9100, "127.0.0.1")
+    old = load_settings({"LUDO_HEALTH_PORT": "9100", "LUDO_HEALTH_HOST": "10.0.0.2"})
+    assert (old.web_port, old.web_host) == (9100, "10.0.0.2")
+    both = load_settings({"LUDO_WEB_PORT": "9100", "LUDO_HEALTH_PORT": "9100"})
+    assert both.web_port == 9100
+    # webhook mode: the webhook's port and address (their defaults too) ...
+    s = load_settings(hook)
+    assert (s.web_port, s.web_host) == (8443, "0.0.0.0")
+    s = load_settings(hook | {"TELEGRAM_WEBHOOK_PORT": "9000", "TELEGRAM_WEBHOOK_LISTEN": "::"})
+    assert (s.web_port, s.web_host) == (9000, "::")
+    # ... unless LUDO_WEB_PORT and LUDO_WEB_HOST say otherwise
+    s = load_settings(hook | {"TELEGRAM_WEBHOOK_PORT": "9000", "LUDO_WEB_PORT": "9200"})
+    assert (s.web_port, s.web_host) == (9200, "0.0.0.0")
+    s = load_settings(hook | {"LUDO_WEB_HOST": "10.0.0.3", "LUDO_HEALTH_HOST": "10.0.0.3"})
+    assert s.web_host == "10.0.0.3"
+
+
+def test_a_mistyped_redis_scheme_does_not_echo_the_password() -> None:
+    with pytest.raises(ConfigError) as err:
+        load_settings({"REDIS_URL": "reddis://bot:s3cret-pw@cache:6379/0?password=qs3cret"})
+    message = str(err.value)
+    assert "REDIS_URL must start with redis://" in message
+    assert "s3cret" not in message and "reddis://bot:***@cache:6379/0" in message
 
 
 @pytest.mark.parametrize(
@@ -146,10 +174,20 @@ def test_operations_values_are_read() -> None:
             {
                 "TELEGRAM_WEBHOOK_URL": "https://bot.example/telegram",
                 "TELEGRAM_WEBHOOK_PORT": "9000",
-                "LUDO_HEALTH_PORT": "9000",
+                "LUDO_HEALTH_PORT": "9100",
             },
-            "LUDO_HEALTH_PORT must differ from TELEGRAM_WEBHOOK_PORT (both 9000)",
+            "LUDO_HEALTH_PORT is 9100, but /healthz and /metrics are served with the webhook "
+            "on 9000 now",
         ),
+        (
+            {"TELEGRAM_WEBHOOK_URL": "https://bot.example/telegram", "LUDO_HEALTH_HOST": "::1"},
+            "LUDO_HEALTH_HOST is ::1, but /healthz and /metrics are served with the webhook "
+            "on 0.0.0.0 now",
+        ),
+        ({"LUDO_WEB_PORT": "9000", "LUDO_HEALTH_PORT": "9001"}, "LUDO_WEB_PORT (9000) and its"),
+        ({"LUDO_WEB_PORT": "65536"}, "LUDO_WEB_PORT must be from 1 to 65535, not 65536"),
+        ({"LUDO_WEB_HOST": "a b"}, "LUDO_WEB_HOST must be an IP address or a host"),
+        ({"TELEGRAM_WEBHOOK_LISTEN": "a b"}, "TELEGRAM_WEBHOOK_LISTEN must be an IP address"),
     ],
 )
 def test_a_broken_operations_value_names_the_setting(env: dict[str, str], words: str) -> None:
@@ -239,7 +277,7 @@ def test_dotenv_of_the_working_directory_is_read_into_the_environment(
     monkeypatch.setenv("LUDO_DATABASE", str(tmp_path / "ludo.sqlite3"))
     assert load_env_file() == tmp_path / ".env"
     s = load_settings()
-    assert s.turn_seconds == 33 and s.health_port == 9400
+    assert s.turn_seconds == 33 and s.web_port == 9400
 
 
 def test_no_dotenv_file_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,6 +32,7 @@ from bot.adapters.reconcile import Notes
 from bot.adapters.telegram import COMMANDS, AdapterError, TelegramAdapter, WebhookSettings
 from bot.app.config import load_settings
 from bot.app.runner import build_adapters, run_timers
+from bot.app.web import WebServer, start_web
 from bot.hosting import OVER, PLAYING, Game, Refusal, User
 from bot.metrics import REGISTRY
 from bot.present import (
@@ -197,6 +198,17 @@ class Bot:
         got = self.store.load(game_id)
         assert got is not None
         return Game.from_bytes(got.data, got.rev)
+
+
+@asynccontextmanager
+async def served(port: int | None, routes: list[Any]) -> AsyncIterator[WebServer]:
+    """The bot's web server on ``port`` of the loopback, serving ``routes``."""
+    assert port is not None
+    server = await start_web("127.0.0.1", port, {}, routes=routes)
+    try:
+        yield server
+    finally:
+        await server.close()
 
 
 @asynccontextmanager
@@ -1408,25 +1420,27 @@ async def test_webhook_mode_checks_the_secret_on_every_request(
     fake: FakeTelegram, db: Store, clock: Any
 ) -> None:
     port = free_port()
-    hook = WebhookSettings(
-        url="https://example.invalid/telegram", listen="127.0.0.1", port=port, secret="s3cret"
-    )
-    # the settings from the environment make the same adapter
+    hook = WebhookSettings(url="https://example.invalid/telegram", secret="s3cret")
+    # the settings from the environment make the same adapter, served on the webhook's port
     settings = load_settings(
         {
             "TELEGRAM_TOKEN": fake.token,
             "TELEGRAM_API_URL": fake.url,
             "TELEGRAM_WEBHOOK_URL": hook.url,
-            "TELEGRAM_WEBHOOK_LISTEN": hook.listen,
+            "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
             "TELEGRAM_WEBHOOK_PORT": str(port),
             "TELEGRAM_WEBHOOK_SECRET": "s3cret",
         }
     )
     [built] = build_adapters(settings, GameService(db))
     assert isinstance(built, TelegramAdapter) and built.webhook == hook
+    assert (settings.web_host, settings.web_port) == ("127.0.0.1", port)
 
     chats = [fake.group(f"Hook {k}") for k in range(4)]
-    async with running(fake, db, clock, webhook=hook) as bot:
+    async with (
+        running(fake, db, clock, webhook=hook) as bot,
+        served(settings.web_port, bot.adapter.routes()),
+    ):
         [setwebhook] = fake.calls_of("setWebhook")
         assert setwebhook.ok
         assert setwebhook.params["url"] == "https://example.invalid/telegram"

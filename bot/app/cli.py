@@ -192,8 +192,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ..adapters.telegram import AdapterError
     from ..store import StoreError
     from .config import open_configured_store
-    from .health import HealthError
     from .runner import NoPlatform, serve
+    from .web import WebError
 
     if not (settings.telegram_token or settings.discord_token):  # before the store is made
         raise CommandError("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
@@ -203,7 +203,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise CommandError(str(e)) from None
     try:
         asyncio.run(serve(settings, store))
-    except (NoPlatform, AdapterError, DiscordError, StoreError, HealthError) as e:
+    except (NoPlatform, AdapterError, DiscordError, StoreError, WebError) as e:
         raise CommandError(str(e)) from None
     finally:
         store.close()

@@ -20,6 +20,7 @@ from dotenv.parser import parse_stream
 
 from ..limits import LimitSettings, Rate
 from ..store import RedisStore, Store, open_store
+from ..store.redis_ops import redact
 
 #: the log levels LOG_LEVEL takes
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -75,9 +76,10 @@ class Settings:
     #: logging: the least level logged, and ``text`` or ``json`` (one object a line)
     log_level: str = "INFO"
     log_format: str = "text"
-    #: the HTTP port for /healthz and /metrics (None: off), and the address it listens on
-    health_port: int | None = None
-    health_host: str = "127.0.0.1"
+    #: the web server's port (/healthz, /metrics, the Telegram webhook; None: none), and
+    #: the address it listens on (see :func:`_web`)
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
     #: rate limits per person and per chat, and each person's quotas (see bot.limits)
     limits: LimitSettings = field(default_factory=LimitSettings)
 
@@ -160,7 +162,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     redis_url = env.get("REDIS_URL", "").strip() or None
     if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigError(
-            f"REDIS_URL must start with redis://, rediss:// or unix://, not {redis_url!r}"
+            f"REDIS_URL must start with redis://, rediss:// or unix://, not {redact(redis_url)!r}"
         )
     turn = int(_number(env, "LUDO_TURN_SECONDS", 120, 0, 24 * 3600, whole=True))
     if 0 < turn < 10:
@@ -207,13 +209,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         )
     sentinels, master = _sentinels(env, redis_url)
     database = env.get("LUDO_DATABASE", "").strip() or "ludo.sqlite3"
-    health_port = _port(env, "LUDO_HEALTH_PORT")
-    health_host = _host(env, "LUDO_HEALTH_HOST", "127.0.0.1")
     webhook_port = int(_number(env, "TELEGRAM_WEBHOOK_PORT", 8443, 1, 65535, whole=True))
-    if webhook is not None and health_port == webhook_port:
-        raise ConfigError(
-            f"LUDO_HEALTH_PORT must differ from TELEGRAM_WEBHOOK_PORT (both {health_port})"
-        )
+    webhook_listen = _host(env, "TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0")
+    web_port, web_host = _web(env, webhook is not None, webhook_port, webhook_listen)
     lobby = int(_number(env, "LUDO_LOBBY_MINUTES", 30, 0, MAX_LOBBY_MINUTES, whole=True))
     log_level = _choice(env, "LOG_LEVEL", LOG_LEVELS, "INFO", str.upper)
     log_format = _choice(env, "LOG_FORMAT", LOG_FORMATS, "text", str.lower)
@@ -229,7 +227,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         telegram_token=env.get("TELEGRAM_TOKEN", "").strip() or None,
         telegram_api_url=api_url,
         telegram_webhook_url=webhook,
-        telegram_webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "").strip() or "0.0.0.0",
+        telegram_webhook_listen=webhook_listen,
         telegram_webhook_port=webhook_port,
         telegram_webhook_secret=secret,
         redis_url=redis_url,
@@ -244,8 +242,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         lobby_minutes=lobby,
         log_level=log_level,
         log_format=log_format,
-        health_port=health_port,
-        health_host=health_host,
+        web_port=web_port,
+        web_host=web_host,
         limits=load_limits(env),
     )
 
@@ -267,6 +265,35 @@ def load_limits(env: Mapping[str, str]) -> LimitSettings:
             _number(env, "LUDO_STATS_PER_HOUR", d.stats_per_hour, 0, 100_000, whole=True)
         ),
     )
+
+
+def _web(
+    env: Mapping[str, str], webhook: bool, hook_port: int, hook_listen: str
+) -> tuple[int | None, str]:
+    """Where the web server listens: LUDO_WEB_PORT and LUDO_WEB_HOST (older names:
+    LUDO_HEALTH_PORT, LUDO_HEALTH_HOST; None: no server).  In webhook mode it serves
+    the webhook too: on TELEGRAM_WEBHOOK_PORT and TELEGRAM_WEBHOOK_LISTEN unless
+    LUDO_WEB_PORT and LUDO_WEB_HOST say otherwise; an older name set there must
+    agree (it meant a second server, which is gone)."""
+    port, old_port = _port(env, "LUDO_WEB_PORT"), _port(env, "LUDO_HEALTH_PORT")
+    host, old_host = _host(env, "LUDO_WEB_HOST", ""), _host(env, "LUDO_HEALTH_HOST", "")
+    pairs: list[tuple[str, object, object, object]] = [
+        ("PORT", port, old_port, hook_port),
+        ("HOST", host or None, old_host or None, hook_listen),
+    ]
+    for what, new, old, hook in pairs:
+        if webhook and old is not None and old != (new or hook):
+            raise ConfigError(
+                f"LUDO_HEALTH_{what} is {old}, but /healthz and /metrics are served with the "
+                f"webhook on {new or hook} now: drop it (LUDO_WEB_{what} moves both)"
+            )
+        if not webhook and None not in (new, old) and new != old:
+            raise ConfigError(
+                f"LUDO_WEB_{what} ({new}) and its older name LUDO_HEALTH_{what} ({old}) differ"
+            )
+    if webhook:
+        return port or hook_port, host or hook_listen
+    return port or old_port, host or old_host or "127.0.0.1"
 
 
 def _choice(

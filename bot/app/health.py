@@ -1,31 +1,30 @@
-"""An optional HTTP port for operators: ``/healthz`` and ``/metrics``.
+"""``/healthz`` and ``/metrics``: what operators ask the bot's web server (:mod:`.web`).
 
 ``/metrics`` is the Prometheus text format of :data:`bot.metrics.REGISTRY`;
 ``/healthz`` runs the checks it was given (the runner decides which: the store
 answers, every platform is connected) and answers 200 with
 ``{"status": "ok", "checks": {"store": "ok", ...}}``, or 503 with
-``"status": "failing"`` and, for each check that failed, what is wrong.
-
-The server is the standard library's asyncio streams, in the bot's own event
-loop: two fixed GET paths need no web framework, and nothing here blocks the
-loop (a check that may block runs in a thread, with a timeout).
+``"status": "failing"`` and, for each check that failed, what is wrong.  With
+the store's kind given, ``"store_kind": "redis"`` (or ``"sqlite"``) says which
+store it is; never where it is: the store check says only ``"unreachable"``,
+``"no answer in time"`` or ``"failing"`` (no host, port, database or password).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from http import HTTPStatus
 from typing import Protocol
 
+from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
 from ..metrics import REGISTRY, STORE_UP
-from ..store import Store
+from ..store import Store, StoreError, StoreUnavailable
+from ..store.redis_ops import redact_text
 from .config import Settings
 
 log = logging.getLogger(__name__)
@@ -37,76 +36,51 @@ Check = Callable[[], bool] | Callable[[], Awaitable[bool]]
 
 #: seconds a check may take before it counts as failed
 CHECK_TIMEOUT = 2.0
-#: seconds a client has to send its request
-READ_TIMEOUT = 5.0
-#: the most header lines a request may have
-MAX_HEADERS = 100
 #: the channel the store check looks up (no game is ever there)
 PROBE_CHANNEL = "ludo-bot:healthz"
 
 
-class HealthError(Exception):
-    """The health server cannot start (e.g. its port is taken); says which port."""
+class StoreDown(Exception):
+    """What the store check says when the store does not answer: its state only."""
 
 
-class HealthServer:
-    """The running server: where it listens, and :meth:`close`."""
-
-    def __init__(self, server: asyncio.Server, host: str, port: int) -> None:
-        self.server = server
-        self.host = host
-        #: the port it listens on (the one given, or the one chosen for port 0)
-        self.port = port
-
-    @property
-    def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
-
-    async def close(self) -> None:
-        """Stop listening and end the connections."""
-        self.server.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.server.wait_closed(), READ_TIMEOUT)
-
-
-async def start_health(
-    host: str,
-    port: int,
+def health_routes(
     checks: Mapping[str, Check],
     *,
     registry: CollectorRegistry = REGISTRY,
     timeout: float = CHECK_TIMEOUT,
-) -> HealthServer:
-    """Serve ``/healthz`` (running ``checks``) and ``/metrics`` (``registry``) on
-    ``host``:``port`` until the returned server is closed.  Port 0 picks a free
-    port (see :attr:`HealthServer.port`).  Raises HealthError if it cannot listen."""
+    store_kind: str | None = None,
+) -> list[web.RouteDef]:
+    """``GET /healthz`` (running ``checks``) and ``GET /metrics`` (``registry``);
+    HEAD too, other methods 405."""
     checks = dict(checks)
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            await _answer(reader, writer, checks, registry, timeout)
-            await writer.drain()
-        except (ConnectionError, TimeoutError, ValueError, asyncio.IncompleteReadError):
-            pass  # a client that went away, was too slow, or sent too much
-        except Exception:
-            log.exception("the health server failed to answer a request")
-        finally:
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
+    async def healthz(request: web.Request) -> web.Response:
+        results = await run_checks(checks, timeout)
+        ok = all(r == "ok" for r in results.values())
+        answer: dict[str, object] = {"status": "ok" if ok else "failing", "checks": results}
+        if store_kind is not None:
+            answer["store_kind"] = store_kind
+        return web.Response(
+            status=200 if ok else 503,
+            body=(json.dumps(answer) + "\n").encode(),
+            content_type="application/json",
+            headers={"Cache-Control": "no-store"},
+        )
 
-    try:
-        server = await asyncio.start_server(handle, host, port)
-    except OSError as e:
-        raise HealthError(
-            f"cannot serve /healthz and /metrics on {host}:{port} (LUDO_HEALTH_HOST, "
-            f"LUDO_HEALTH_PORT): {e.strerror or e}"
-        ) from None
-    bound = server.sockets[0].getsockname()[1] if server.sockets else port
-    health = HealthServer(server, host, int(bound))
-    log.info("health and metrics at %s/healthz and %s/metrics", health.url, health.url)
-    return health
+    async def metrics(request: web.Request) -> web.Response:
+        body = generate_latest(registry)
+        response = web.Response(body=body, headers={"Cache-Control": "no-store"})
+        response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+        return response
+
+    return [web.get("/healthz", healthz), web.get("/metrics", metrics)]
+
+
+def store_kind(store: Store) -> str:
+    """The store's kind for ``/healthz``: ``redis``, ``sqlite`` (never its address)."""
+    name = type(store).__name__.lower()
+    return name.removesuffix("store") or name
 
 
 async def run_checks(checks: Mapping[str, Check], timeout: float = CHECK_TIMEOUT) -> dict[str, str]:
@@ -121,8 +95,8 @@ async def _run(check: Check, timeout: float) -> str:
         ok = await asyncio.wait_for(_call(check), timeout)
     except TimeoutError:
         return f"no answer within {timeout:g} s"
-    except Exception as e:
-        return str(e) or type(e).__name__
+    except Exception as e:  # a URL in it is told without its password
+        return redact_text(str(e)) or type(e).__name__
     return "ok" if ok else "failing"
 
 
@@ -157,7 +131,7 @@ def store_check(store: Store, outage: Outage | None = None) -> Callable[[], bool
                 outage.failed(e)
             else:
                 STORE_UP.set(0)
-            raise
+            raise StoreDown(_state(e)) from None
         if outage is not None:
             outage.answered()
         else:
@@ -165,6 +139,13 @@ def store_check(store: Store, outage: Outage | None = None) -> Callable[[], bool
         return True
 
     return check
+
+
+def _state(error: Exception) -> str:
+    """The store's state for ``/healthz``: never the error's text (it names the server)."""
+    if isinstance(error, StoreUnavailable):
+        return "no answer in time" if error.kind == "timeout" else "unreachable"
+    return "failing" if isinstance(error, StoreError) else "unreachable"
 
 
 def platform_check(platform: str, registry: CollectorRegistry = REGISTRY) -> Callable[[], bool]:
@@ -190,60 +171,3 @@ def health_checks(
     if settings.discord_token:
         checks["discord"] = platform_check("discord")
     return checks
-
-
-async def _answer(
-    reader: asyncio.StreamReader,
-    writer: asyncio.StreamWriter,
-    checks: Mapping[str, Check],
-    registry: CollectorRegistry,
-    timeout: float,
-) -> None:
-    request = await asyncio.wait_for(reader.readline(), READ_TIMEOUT)
-    for _ in range(MAX_HEADERS + 1):
-        line = await asyncio.wait_for(reader.readline(), READ_TIMEOUT)
-        if line in (b"\r\n", b"\n", b""):
-            break
-    else:
-        return _respond(writer, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, b"", "text/plain")
-    parts = request.decode("latin-1").split()
-    if len(parts) != 3 or not parts[2].startswith("HTTP/"):
-        return _respond(writer, HTTPStatus.BAD_REQUEST, b"bad request\n", "text/plain")
-    method, target = parts[0], parts[1]
-    path = target.split("?", 1)[0]
-    if path not in ("/healthz", "/metrics"):
-        return _respond(writer, HTTPStatus.NOT_FOUND, b"not found: try /healthz or /metrics\n")
-    if method not in ("GET", "HEAD"):
-        return _respond(writer, HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n", allow="GET, HEAD")
-    if path == "/metrics":
-        body = generate_latest(registry)
-        return _respond(writer, HTTPStatus.OK, body, CONTENT_TYPE_LATEST, head=method == "HEAD")
-    results = await run_checks(checks, timeout)
-    ok = all(r == "ok" for r in results.values())
-    answer = {"status": "ok" if ok else "failing", "checks": results}
-    body = (json.dumps(answer) + "\n").encode()
-    status = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
-    _respond(writer, status, body, "application/json", head=method == "HEAD")
-
-
-def _respond(
-    writer: asyncio.StreamWriter,
-    status: HTTPStatus,
-    body: bytes,
-    content_type: str = "text/plain; charset=utf-8",
-    *,
-    head: bool = False,
-    allow: str | None = None,
-) -> None:
-    headers = [
-        f"HTTP/1.1 {status.value} {status.phrase}",
-        f"Content-Type: {content_type}",
-        f"Content-Length: {len(body)}",
-        "Cache-Control: no-store",
-        "Connection: close",
-    ]
-    if allow:
-        headers.append(f"Allow: {allow}")
-    writer.write(("\r\n".join(headers) + "\r\n\r\n").encode("latin-1"))
-    if not head:
-        writer.write(body)

@@ -17,7 +17,8 @@ from ..store import RedisStore, Store, StoreError
 from ..store.pace import Limits, Pacer
 from ..store.redis_pace import RedisPacer
 from .config import Settings
-from .health import HealthServer, health_checks, start_health
+from .health import health_checks, store_kind
+from .web import WebServer, start_web
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +58,9 @@ def build_adapters(
         from ..adapters.telegram import TelegramAdapter, WebhookSettings
 
         webhook = None
-        if settings.telegram_webhook_url:
+        if settings.telegram_webhook_url:  # served by the web server (see serve)
             webhook = WebhookSettings(
-                url=settings.telegram_webhook_url,
-                listen=settings.telegram_webhook_listen,
-                port=settings.telegram_webhook_port,
-                secret=settings.telegram_webhook_secret,
+                url=settings.telegram_webhook_url, secret=settings.telegram_webhook_secret
             )
         adapters.append(
             TelegramAdapter(
@@ -196,14 +194,21 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
     started: list[Adapter] = []
     timers: asyncio.Future[Any] | None = None
     failures: list[asyncio.Future[Any]] = []
-    health: HealthServer | None = None
+    web: WebServer | None = None
     counting: asyncio.Future[Any] | None = None
     try:
-        if settings.health_port is not None:
-            # before the platforms: /healthz says 503 while they connect
+        if settings.web_port is not None:
+            # before the platforms: /healthz says 503 while they connect, and a
+            # webhook update that comes early is refused (503: Telegram sends it again)
+            routes = [r for adapter in adapters for r in getattr(adapter, "routes", list)()]
             checks = health_checks(settings, store, service.outage)
-            health = await start_health(settings.health_host, settings.health_port, checks)
-            log.info("health and metrics on http://%s:%d/", settings.health_host, health.port)
+            web = await start_web(
+                settings.web_host,
+                settings.web_port,
+                checks,
+                routes=routes,
+                store_kind=store_kind(store),
+            )
         for adapter in adapters:
             await adapter.start()
             started.append(adapter)
@@ -229,8 +234,8 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
         for adapter in reversed(started):
             with contextlib.suppress(Exception):
                 await adapter.stop()
-        if health is not None:
-            await health.close()
+        if web is not None:
+            await web.close()
 
 
 async def count_games(store: Store, stop: asyncio.Event, every: float = GAMES_TICK) -> None:

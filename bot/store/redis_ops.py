@@ -10,7 +10,6 @@ import math
 import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
 import redis.exceptions
@@ -28,21 +27,50 @@ CONNECT_TIMEOUT = 1.0
 SOCKET_TIMEOUT = 1.0
 
 
+#: the query options of a Redis URL whose values are shown; any other value
+#: (``password=``, ``username=``, ...) is replaced by ``***``
+SHOWN_OPTIONS = frozenset({"db", "protocol", "socket_timeout", "socket_connect_timeout"})
+#: a plain user name, shown before ``:***@``
+_USER = re.compile(r"[A-Za-z0-9._~+-]+")
+#: a URL with credentials in the middle of a text: ``scheme://...@``
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"]+")
+
+
 def redact(url: str) -> str:
-    """``url`` without its password, fit for a log line or an error."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        if ":" in host:
-            host = f"[{host}]"
-        if parts.port is not None:
-            host = f"{host}:{parts.port}"
-        netloc = f"{parts.username or ''}:***@{host}"
-        return urlunsplit(parts._replace(netloc=netloc))
-    except ValueError:
-        return "<unparsable Redis URL>"
+    """``url`` without its credentials, fit for a log line or an error: the
+    password of ``user:pass@`` (and a lone ``secret@``), every query value but
+    the harmless ones (``?password=``), and the fragment.  Works on any text,
+    a mistyped scheme or a password holding ``@``, ``/`` or ``?`` included."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    rest = rest.split("#", 1)[0]
+    at = rest.rfind("@")  # a password may hold "@", "/", "?": all before the last "@" goes
+    if at >= 0:
+        userinfo, rest = rest[:at], rest[at + 1 :]
+        user, colon, _ = userinfo.partition(":")
+        shown = user if colon and _USER.fullmatch(user) else ""
+        rest = f"{shown}:***@{rest}" if colon else f"***@{rest}"
+    base, question, query = rest.partition("?")
+    if question:
+        options = []
+        for option in re.split(r"[&;]", query):
+            name, equals, value = option.partition("=")
+            keep = name.lower() in SHOWN_OPTIONS and value.isalnum()
+            options.append(option if keep or not equals else f"{name}=***")
+        base = f"{base}?{'&'.join(options)}"
+    return f"{scheme}{sep}{base}"
+
+
+def redact_text(text: str) -> str:
+    """``text`` with every URL in it redacted (see :func:`redact`)."""
+
+    def one(match: re.Match[str]) -> str:
+        url = match.group(0)
+        tail = len(url) - len(url.rstrip(":,.;)"))  # the sentence's, not the URL's
+        return redact(url[: len(url) - tail]) + url[len(url) - tail :]
+
+    return _URL_IN_TEXT.sub(one, text)
 
 
 def client_options() -> dict[str, Any]:

@@ -15,6 +15,7 @@ import contextlib
 import logging
 from typing import Any
 
+from aiohttp import web
 from telegram import Message, Update
 from telegram.constants import ChatType
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -51,6 +52,7 @@ from .screen import PREFIX
 from .tables import Tables
 from .updates import WebhookSettings, channel_of, is_admin, language, user_of
 from .watch import Watch, connected
+from .webhook import ALLOWED, set_webhook, webhook_route
 
 log = logging.getLogger(__name__)
 
@@ -154,20 +156,16 @@ class TelegramAdapter:
         await set_commands(self.app.bot)
         await self.app.start()
         assert self.app.updater is not None
-        allowed = ["message", "callback_query"]
         if self.webhook is None:
-            await self.app.updater.start_polling(allowed_updates=allowed)
-        else:
-            await self.app.updater.start_webhook(
-                listen=self.webhook.listen,
-                port=self.webhook.port,
-                url_path=self.webhook.path,
-                webhook_url=self.webhook.url,
-                secret_token=self.webhook.secret,
-                allowed_updates=allowed,
-            )
+            await self.app.updater.start_polling(allowed_updates=ALLOWED)
+        else:  # the bot's web server takes the updates (routes())
+            await set_webhook(self.app.bot, self.webhook)
         self.watch.running = True
         connected(True)
+
+    def routes(self) -> list[web.RouteDef]:
+        """What the bot's web server serves for Telegram: the webhook, if one is set."""
+        return [] if self.webhook is None else [webhook_route(self.app, self.webhook)]
 
     async def failed(self) -> AdapterError:
         """Wait until Telegram stopped taking the token; why, in one line."""

@@ -3,7 +3,7 @@ and how updates arrive (polled, or pushed to a webhook)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Message, Update
@@ -19,12 +19,12 @@ PLATFORM = "telegram"
 
 @dataclass(frozen=True)
 class WebhookSettings:
-    """Updates pushed to a webhook (instead of polled): where Telegram posts them."""
+    """Updates pushed to a webhook (instead of polled): where Telegram posts them
+    (``url``), the secret it sends (None: one derived from the token) and the path
+    the bot's web server takes them on (see :mod:`.webhook`)."""
 
     url: str
-    listen: str = "0.0.0.0"
-    port: int = 8443
-    secret: str | None = None
+    secret: str | None = field(default=None, repr=False)
     path: str = "telegram"
 
 
