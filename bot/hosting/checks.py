@@ -44,7 +44,7 @@ def your_turn(game: Game, user: User) -> Seat:
     return seat
 
 
-def hosting(game: Game, user: User, can_manage: bool) -> Seat:
+def host_or_moderator(game: Game, user: User, can_manage: bool) -> Seat:
     """Refuse unless ``user`` is seated and hosts the game, or may manage the channel."""
     seat = seated(game, user)
     if not (user.same(game.creator) or can_manage):

@@ -8,7 +8,7 @@ import engine
 from engine import DEFAULT_SEATS, LudoError
 
 from . import dice
-from .checks import hosting, in_person, need, options, pass_host, seated
+from .checks import host_or_moderator, in_person, need, options, pass_host, seated
 from .game import ENDED, LOBBY, PLAYING, Game, Seat, User
 from .happened import Happened, Luck, Refusal
 from .turns import advance, finish
@@ -84,7 +84,7 @@ def join(game: Game, user: User, happened: Happened, luck: Luck | None = None) -
 def add_computer(game: Game, user: User, happened: Happened, can_manage: bool = False) -> None:
     """A computer player in the next seat: the host, or a seated moderator."""
     need(game, LOBBY)
-    hosting(game, user, can_manage)
+    host_or_moderator(game, user, can_manage)
     if len(game.seats) >= options(game).max_players:
         raise Refusal("refuse.full")
     game.seats.append(Seat(None))
@@ -95,7 +95,7 @@ def add_computer(game: Game, user: User, happened: Happened, can_manage: bool = 
 def remove_computer(game: Game, user: User, happened: Happened, can_manage: bool = False) -> None:
     """The last computer player out: the host, or a seated moderator."""
     need(game, LOBBY)
-    hosting(game, user, can_manage)
+    host_or_moderator(game, user, can_manage)
     for k in range(len(game.seats) - 1, -1, -1):
         if game.seats[k].computer:
             del game.seats[k]
