@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from .faults import Outage
 from .hosting import ENDED, OVER, DamagedGame, Game, Refusal, User
+from .hosting.privacy import forget_in, named
 from .hosting.results import entries, person_key
 from .hosting.tally import Tally, tally
 from .outcome import STORE_DOWN
@@ -54,6 +55,7 @@ class Records:
             finished=now,
             game=game.to_bytes(),
             entries=entries(game, now),
+            people=named(game),
         )
         try:
             kept = dataclasses.replace(kept, entries=self.counted(game, kept.entries))
@@ -73,8 +75,39 @@ class Records:
         return self._ask(lambda: tally(self.store.entries(chat, since)))
 
     def forget(self, user: User) -> int | Refusal:
-        """Delete ``user``'s stats in every chat; how many games they had counted."""
-        return self._ask(lambda: self.store.forget(person_key(user)))
+        """Forget ``user`` (see :meth:`forget_person`); how many games they had counted."""
+        if user.shared:
+            return Refusal("refuse.as_yourself")
+        done = self._ask(lambda: self.forget_person(person_key(user)))
+        return done if isinstance(done, Refusal) else done[0]
+
+    def forget_person(self, person: str) -> tuple[int, int]:
+        """Delete the stats of ``person`` (their key) in every chat, and take them out
+        of every channel's last game (:func:`bot.hosting.privacy.forget_in`), and of
+        its copy the store still has; (stats entries deleted, games rewritten).
+        Store errors propagate (the caller asks through :meth:`_ask`)."""
+        games: list[Game] = []
+
+        def scrub(data: bytes) -> bytes | None:
+            try:
+                game = Game.from_bytes(data)
+            except DamagedGame:
+                return None
+            if not forget_in(game, person):
+                return None
+            games.append(game)
+            return game.to_bytes()
+
+        count = self.store.forget(person, scrub)
+        for game in games:  # the finished game itself, while the store keeps it
+            try:
+                stored = self.store.load(game.id)
+                live = Game.from_bytes(stored.data, stored.rev) if stored else None
+            except (DamagedRecord, DamagedGame):
+                continue  # not this one's to repair
+            if live is not None and live.key == game.key and forget_in(live, person):
+                self.store.save(live.id, live.to_bytes(), live.rev, due=None)
+        return count, len(games)
 
     def last_game(self, channel: str) -> Game | Refusal:
         """The game finished last in ``channel``."""

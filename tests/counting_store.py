@@ -15,6 +15,7 @@ Every method of :class:`bot.store.Store` is counted under its own name
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from bot.store import KEEP, Keep, Kept, Store, Stored
 
@@ -99,9 +100,9 @@ class CountingStore:
         self.calls["entries"] += 1
         return self.inner.entries(chat, since)
 
-    def forget(self, person: str) -> int:
+    def forget(self, person: str, scrub: Callable[[bytes], bytes | None] | None = None) -> int:
         self.calls["forget"] += 1
-        return self.inner.forget(person)
+        return self.inner.forget(person, scrub)
 
     def close(self) -> None:
         self.calls["close"] += 1

@@ -227,6 +227,17 @@ def make_user(
     return u
 
 
+#: the accounts Telegram puts in ``from`` of a message sent on behalf of a chat (the
+#: Bot API's Message.sender_chat): a channel's posts, and anonymous group admins'
+CHANNEL_BOT = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}
+GROUP_ANONYMOUS_BOT = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -322,6 +333,8 @@ class FakeMessage:
     keyboard: list[list[dict[str, Any]]] = field(default_factory=list)
     edit_date: int | None = None
     deleted: bool = False
+    #: sent on behalf of this chat (a channel, or the group for an anonymous admin)
+    sender_chat: dict[str, Any] | None = None
     history: list[Version] = field(default_factory=list)
 
     @property
@@ -627,6 +640,12 @@ class FakeTelegram:
         self.topics[chat["id"]][thread_id] = name
         return thread_id
 
+    def channel(self, title: str = "Ludo news") -> dict[str, Any]:
+        """A channel, whose admins may post in groups as the channel."""
+        chat = {"id": -1_000_000_000_000 - next(self._ids), "type": "channel", "title": title}
+        self.chats[chat["id"]] = chat
+        return chat
+
     def private(self, user: dict[str, Any]) -> dict[str, Any]:
         chat = {"id": user["id"], "type": "private", "first_name": user["first_name"]}
         for key in ("last_name", "username"):
@@ -663,8 +682,10 @@ class FakeTelegram:
         user: dict[str, Any],
         text: str,
         thread_id: int | None = None,
+        sender_chat: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """The update (not queued) for ``user`` writing ``text`` in ``chat``."""
+        """The update (not queued) for ``user`` writing ``text`` in ``chat`` (on behalf
+        of ``sender_chat``, if given)."""
         if thread_id is not None:
             assert thread_id in self.topics.get(chat["id"], {}), "no such topic"
         msg = FakeMessage(
@@ -674,6 +695,7 @@ class FakeTelegram:
             user,
             thread_id,
             text=text,
+            sender_chat=sender_chat,
         )
         self.messages[(chat["id"], msg.message_id)] = msg
         data = self.message_json(msg)
@@ -691,6 +713,16 @@ class FakeTelegram:
     ) -> int:
         """``user`` writes ``text`` (a command like "/ludo classic" too) in ``chat``."""
         return self._enqueue(self.message_update(chat, user, text, thread_id))
+
+    def send_as_chat(
+        self, chat: dict[str, Any], text: str, channel: dict[str, Any] | None = None
+    ) -> int:
+        """``text`` sent in ``chat`` on behalf of a chat, as Telegram delivers it: as
+        ``channel`` (from @Channel_Bot), or else by an anonymous admin of ``chat`` (from
+        @GroupAnonymousBot, on behalf of the group itself)."""
+        sender = CHANNEL_BOT if channel is not None else GROUP_ANONYMOUS_BOT
+        update = self.message_update(chat, sender, text, sender_chat=channel or chat)
+        return self._enqueue(update)
 
     def press(
         self,
@@ -773,6 +805,8 @@ class FakeTelegram:
             "chat": self.chats[m.chat_id],
             "from": m.sender,
         }
+        if m.sender_chat is not None:
+            data["sender_chat"] = m.sender_chat
         if m.thread_id is not None:
             data["message_thread_id"] = m.thread_id
             data["is_topic_message"] = True

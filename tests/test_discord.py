@@ -2401,3 +2401,40 @@ async def test_redis_hung_for_5_s_every_press_and_command_is_answered_in_time(
         finally:
             await h.stop_all()
             store.close()
+
+
+# ----------------------------------------------------------------------
+# who may act: the host's rights
+
+
+async def test_only_the_host_or_a_moderator_adds_or_removes_computers(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    await h.start(seed=6)
+    game_id, lobby = await h.lobby(ANA, BEN, MOD)
+    for label in ("Add computer", "Remove computer"):
+        stored = h.stored(game_id)
+        _inter, (refusal,) = await h.press(BEN, lobby, label)
+        assert refusal.ephemeral and refusal.visible_to == BEN.id
+        assert "Only Ana or a moderator can add or remove computer players" in refusal.content
+        assert h.stored(game_id) == stored
+    # Mo may manage messages (and sits at the table): allowed; Ana hosts: allowed
+    await h.press(MOD, lobby, "Add computer", settle=game_id)
+    assert [s.computer for s in h.game(game_id).seats] == [False, False, False, True]
+    await h.press(ANA, lobby, "Remove computer", settle=game_id)
+    assert len(h.game(game_id).seats) == 3 and h.game(game_id).status == LOBBY
+
+
+async def test_a_creator_who_left_cannot_end_and_the_next_seated_person_can(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    await h.start(seed=6)
+    game_id, lobby = await h.lobby(ANA, BEN, CID)
+    await h.press(ANA, lobby, "Start", settle=game_id)
+    await h.command(ANA, "leave", settle=game_id)
+    assert h.game(game_id).creator.id == str(BEN.id)
+    _inter, (refusal,) = await h.command(ANA, "end")
+    assert refusal.ephemeral and "Only Ben or a moderator can end the game" in refusal.content
+    assert h.game(game_id).status == PLAYING
+    _inter, (told,) = await h.command(BEN, "end")
+    assert told.content == "You ended the game." and h.game(game_id).status != PLAYING

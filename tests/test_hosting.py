@@ -28,7 +28,7 @@ from bot.hosting import (
     timeout,
 )
 from bot.players import RandomPlayer
-from tests.service_helpers import ANA, BEN, CID
+from tests.service_helpers import ANA, BEN, CID, DEE
 
 
 def luck(dice: Iterator[int], now: float = 100.0, first: int = 0) -> Luck:
@@ -157,6 +157,66 @@ def test_the_creator_or_a_moderator_changes_the_tables_language() -> None:
     with pytest.raises(Refusal) as no:
         perform(game, ANA, Intent("language", lang=""), luck(iter(())))
     assert no.value.key == "refuse.bad_language" and game.lang == "it"
+
+
+def test_a_creator_who_left_a_running_game_hands_the_host_to_the_next_seated_person() -> None:
+    game = open_game("0123abcd", "chan", BEN, "classic", {}, timer=0, auto_move=True, now=0)
+    for user in (CID, ANA):
+        perform(game, user, Intent("join"), luck(iter(())))
+    perform(game, BEN, Intent("add_computer"), luck(iter(())))
+    perform(game, BEN, Intent("start"), luck(iter(())))
+    perform(game, BEN, Intent("leave"), luck(itertools.cycle([2])))
+    assert game.status == PLAYING and game.creator == CID  # the seat after Ben's
+    for intent in (Intent("end"), Intent("language", lang="it")):
+        with pytest.raises(Refusal) as no:
+            perform(game, BEN, intent, luck(iter(())))
+        assert no.value.key in ("refuse.only_creator_ends", "refuse.only_creator_language")
+        assert no.value.params["host"] == "Cid"
+    assert game.lang == "en" and game.status == PLAYING
+    assert Game.from_bytes(game.to_bytes()).creator == CID  # kept with the game
+    perform(game, CID, Intent("end"), luck(iter(())))
+    assert game.status == ENDED
+
+
+def test_the_host_passes_in_seat_order_after_the_creator() -> None:
+    game = open_game("0123abcd", "chan", ANA, "classic", {}, timer=0, auto_move=True, now=0)
+    for user in (BEN, CID, DEE):
+        perform(game, user, Intent("join"), luck(iter(())))
+    perform(game, CID, Intent("leave"), luck(iter(())))
+    perform(game, ANA, Intent("leave"), luck(iter(())))
+    assert game.creator == BEN  # the lobby: the next seat after Ana's
+    perform(game, DEE, Intent("leave"), luck(iter(())))
+    perform(game, BEN, Intent("leave"), luck(iter(())))
+    assert game.status == ENDED  # nobody left
+
+
+def test_a_creator_timed_out_of_their_seat_hands_the_host_on() -> None:
+    game = two_player_game(timer=30)
+    dice = itertools.cycle([2])
+    while game.creator == ANA:
+        assert game.deadline is not None
+        timeout(game, luck(dice, now=game.deadline + 1), Happened())
+    assert game.creator == BEN and game.seat_of(ANA) is None
+
+
+def test_only_the_host_or_a_seated_moderator_adds_or_removes_computers() -> None:
+    game = open_game("0123abcd", "chan", ANA, "classic", {}, timer=0, auto_move=True, now=0)
+    perform(game, BEN, Intent("join"), luck(iter(())))
+    for kind in ("add_computer", "remove_computer"):
+        with pytest.raises(Refusal) as no:
+            perform(game, BEN, Intent(kind), luck(iter(())))
+        assert no.value.key == "refuse.only_host_computers" and no.value.params["host"] == "Ana"
+        with pytest.raises(Refusal) as no:  # a moderator not at the table neither
+            perform(game, CID, Intent(kind, can_manage=True), luck(iter(())))
+        assert no.value.key == "refuse.not_seated"
+    assert len(game.seats) == 2
+    perform(game, BEN, Intent("add_computer", can_manage=True), luck(iter(())))
+    perform(game, ANA, Intent("add_computer"), luck(iter(())))
+    perform(game, ANA, Intent("remove_computer"), luck(iter(())))
+    assert [s.computer for s in game.seats] == [False, False, True]
+    perform(game, ANA, Intent("leave"), luck(iter(())))
+    perform(game, BEN, Intent("remove_computer"), luck(iter(())))  # Ben hosts now
+    assert [s.user for s in game.seats] == [BEN]
 
 
 # --------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from renderer.animate import ANIMATION_SIZE
 from ..players import HeuristicPlayer, Policy, RandomPlayer
 from ..present.pictures import picture_words
 from .inputs import read_input
+from .purge import add_forget
 from .simulate import simulate
 from .terminal import CommandError, cmd_play, language_arg, rule_options
 from .verify import add_verify
@@ -365,6 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backup", help="copy the SQLite database (LUDO_DATABASE) while it runs")
     p.add_argument("file", help="the copy to write")
     p.set_defaults(func=cmd_backup)
+    add_forget(sub, configured)
     return parser
 
 

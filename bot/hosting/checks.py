@@ -12,6 +12,12 @@ def options(game: Game) -> engine.Options:
     return engine.rules_for(game.rules, game.options)
 
 
+def in_person(user: User) -> None:
+    """Refuse an account many people share: nobody could tell who is playing."""
+    if user.shared:
+        raise Refusal("refuse.as_yourself")
+
+
 def need(game: Game, *status: str) -> None:
     """Refuse unless the game is in one of ``status``."""
     if game.status not in status:
@@ -36,3 +42,24 @@ def your_turn(game: Game, user: User) -> Seat:
         colour = on_turn.colour if on_turn else None
         raise Refusal("refuse.not_your_turn", who=who, colour=colour)
     return seat
+
+
+def host_or_moderator(game: Game, user: User, can_manage: bool) -> Seat:
+    """Refuse unless ``user`` is seated and hosts the game, or may manage the channel."""
+    seat = seated(game, user)
+    if not (user.same(game.creator) or can_manage):
+        raise Refusal("refuse.only_host_computers", host=game.creator.name)
+    return seat
+
+
+def pass_host(game: Game, seat: Seat) -> None:
+    """``seat``'s person is leaving it: if they host the game, host rights pass to the
+    next person seated after them (one who said yes to a rematch first); none left, they
+    stay (the game is then closed for want of people)."""
+    if not game.creator.same(seat.user):
+        return
+    k = game.seats.index(seat)
+    after = [s for s in game.seats[k + 1 :] + game.seats[:k] if s.user is not None]
+    ready = [s for s in after if not s.waiting]
+    if ready or after:
+        game.creator = (ready or after)[0].user  # type: ignore[assignment]

@@ -15,6 +15,8 @@ from . import dice, reading
 SCHEMA = 1
 
 LOBBY, PLAYING, OVER, ENDED = "lobby", "playing", "over", "ended"
+#: the platform of a person forgotten in a kept game: no id, no name, only a colour
+FORGOTTEN = "forgotten"
 STATUSES = (LOBBY, PLAYING, OVER, ENDED)
 
 #: the longest name kept (in characters): a whole Telegram name (64 + 1 + 64) fits;
@@ -48,11 +50,14 @@ class DamagedGame(Exception):
 @dataclass(frozen=True)
 class User:
     """A person on a platform: ``platform`` ("telegram", "discord", "local"...),
-    the platform's user id, and the display name to show."""
+    the platform's user id, and the display name to show.  ``shared``: an account
+    that speaks for many people (on Telegram, a message sent as a channel or by an
+    anonymous admin): it cannot take part (see :func:`bot.hosting.checks.in_person`)."""
 
     platform: str
     id: str
     name: str
+    shared: bool = False
 
     def __post_init__(self) -> None:
         # a name is what a person typed: bounded, and always savable (no lone surrogate)
@@ -60,6 +65,11 @@ class User:
 
     def same(self, other: User | None) -> bool:
         return other is not None and (self.platform, self.id) == (other.platform, other.id)
+
+    @property
+    def forgotten(self) -> bool:
+        """A kept game's seat whose person asked to be forgotten (see :mod:`.privacy`)."""
+        return self.platform == FORGOTTEN
 
 
 def bounded_name(name: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .checks import in_person
 from .game import Game, User
 from .happened import Happened, Luck, Refusal
 from .lobby import add_computer, end, join, leave, remove_computer, set_language, start
@@ -28,7 +29,8 @@ class Intent:
     """``kind`` is one of :data:`KINDS`; ``piece`` (from 1) goes with ``move``, ``lang``
     (a catalog's language, ``pt_BR``) with ``language``; ``rematch`` is the service's
     (it opens a new game: see :func:`bot.hosting.rematch.rematch_of`); ``can_manage``: the platform
-    lets this person manage the channel (may end any game, change its language)."""
+    lets this person manage the channel (may end any game, change its language, add or
+    remove its computer players)."""
 
     kind: str
     piece: int = 0
@@ -38,6 +40,7 @@ class Intent:
 
 def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
     """Do what ``intent`` asks to ``game`` itself; what happened, or a :class:`Refusal`."""
+    in_person(user)
     happened = Happened(by=user)
     kind = intent.kind
     if kind == "join":
@@ -45,9 +48,9 @@ def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
     elif kind == "leave":
         leave(game, user, luck, happened)
     elif kind == "add_computer":
-        add_computer(game, user, happened)
+        add_computer(game, user, happened, intent.can_manage)
     elif kind == "remove_computer":
-        remove_computer(game, user, happened)
+        remove_computer(game, user, happened, intent.can_manage)
     elif kind == "start":
         start(game, user, luck, happened)
     elif kind == "roll":

@@ -8,7 +8,7 @@ import engine
 from engine import DEFAULT_SEATS, LudoError
 
 from . import dice
-from .checks import need, options, seated
+from .checks import host_or_moderator, in_person, need, options, pass_host, seated
 from .game import ENDED, LOBBY, PLAYING, Game, Seat, User
 from .happened import Happened, Luck, Refusal
 from .turns import advance, finish
@@ -35,6 +35,7 @@ def open_game(
 
     Its deadline is ``lobby_minutes`` from ``now`` (0: none): a lobby nobody
     started by then is closed by :func:`bot.hosting.timeout`."""
+    in_person(user)
     try:
         chosen = engine.rules_for(rules, opts or {})
     except LudoError as e:
@@ -80,9 +81,10 @@ def join(game: Game, user: User, happened: Happened, luck: Luck | None = None) -
     happened.note("lobby.joined", who=user.name)
 
 
-def add_computer(game: Game, user: User, happened: Happened) -> None:
+def add_computer(game: Game, user: User, happened: Happened, can_manage: bool = False) -> None:
+    """A computer player in the next seat: the host, or a seated moderator."""
     need(game, LOBBY)
-    seated(game, user)
+    host_or_moderator(game, user, can_manage)
     if len(game.seats) >= options(game).max_players:
         raise Refusal("refuse.full")
     game.seats.append(Seat(None))
@@ -90,9 +92,10 @@ def add_computer(game: Game, user: User, happened: Happened) -> None:
     happened.note("lobby.computer_added")
 
 
-def remove_computer(game: Game, user: User, happened: Happened) -> None:
+def remove_computer(game: Game, user: User, happened: Happened, can_manage: bool = False) -> None:
+    """The last computer player out: the host, or a seated moderator."""
     need(game, LOBBY)
-    seated(game, user)
+    host_or_moderator(game, user, can_manage)
     for k in range(len(game.seats) - 1, -1, -1):
         if game.seats[k].computer:
             del game.seats[k]
@@ -118,8 +121,7 @@ def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
         game.first = None
         happened.note("rematch.without", players=names)
     happened.note("game.started")
-    # super is played by exactly 4 and teams need 4: computers fill the empty seats
-    if opts.min_players == 4 or opts.teams:
+    if fills(opts):
         empty = 4 - len(game.seats)
         if empty > 0:
             game.seats.extend(Seat(None) for _ in range(empty))
@@ -143,6 +145,18 @@ def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     game.status = PLAYING
     game.version += 1
     advance(game, luck, happened)
+
+
+def fills(opts: engine.Options) -> bool:
+    """Whether computers fill the empty seats at the start: super is played by
+    exactly 4, and teams need 4."""
+    return opts.min_players == 4 or bool(opts.teams)
+
+
+def can_start(game: Game) -> bool:
+    """Whether the seats taken are enough to start (computers filling the rest)."""
+    opts = options(game)
+    return fills(opts) or len([s for s in game.seats if not s.waiting]) >= opts.min_players
 
 
 def _first_player(
@@ -178,16 +192,16 @@ def leave(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     need(game, LOBBY, PLAYING)
     seat = seated(game, user)
     if game.status == LOBBY:
+        pass_host(game, seat)
         game.seats.remove(seat)
         game.first = None
         if not game.humans:
             finish(game, ENDED)
             happened.note("lobby.closed_empty", who=user.name)
             return
-        if user.same(game.creator):
-            game.creator = game.humans[0].user  # type: ignore[assignment]
         happened.note("lobby.left", who=user.name)
         return
+    pass_host(game, seat)
     seat.user = None
     seat.took_over = True
     happened.note("game.left", who=user.name, colour=seat.colour)

@@ -9,9 +9,10 @@ has.  The seat after the one that started the last game starts this one.
 
 from __future__ import annotations
 
+from .checks import in_person
 from .game import ENDED, OVER, Game, Seat, User
 from .happened import Happened, Luck, Refusal
-from .lobby import start
+from .lobby import can_start, start
 
 
 def rematch_of(
@@ -24,13 +25,18 @@ def rematch_of(
 ) -> Game:
     """The lobby of a rematch of ``old``, asked for by ``user`` (refused if ``old`` is
     not a finished game, or ``user`` did not play it to its end)."""
+    in_person(user)
     if old.state is None or old.status not in (OVER, ENDED):
         raise Refusal("refuse.no_rematch")
     if old.seat_of(user) is None:
         raise Refusal("refuse.not_in_last_game")
-    seats = [Seat(s.user, waiting=s.user is not None and not user.same(s.user)) for s in old.seats]
+    # a forgotten person's seat is left open: it is not theirs to come back to
+    kept = [s for s in old.seats if s.user is None or not s.user.forgotten]
+    seats = [Seat(s.user, waiting=s.user is not None and not user.same(s.user)) for s in kept]
     turn = (old.start or {}).get("turn")
     before = next((k for k, s in enumerate(old.seats) if s.colour == turn), None)
+    if len(kept) < len(old.seats):
+        before = None  # other seats: who starts is decided as in a new game
     return Game(
         id=game_id,
         channel=old.channel,
@@ -53,10 +59,11 @@ def rematch_of(
 
 def opened(game: Game, user: User, luck: Luck) -> Happened:
     """What opening the rematch ``game`` did: it waits for the others to say yes, or,
-    with nobody to wait for (the others were computers), it starts at once."""
+    with nobody to wait for (the others were computers), it starts at once (if the
+    seats left are enough: a forgotten person's seat is open)."""
     happened = Happened(by=user)
     names = tuple(s.user.name for s in game.waiting if s.user is not None)
     happened.note("rematch.opened", who=user.name, players=names)
-    if not names:
+    if not names and can_start(game):
         start(game, user, luck, happened)
     return happened

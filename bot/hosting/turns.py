@@ -7,7 +7,7 @@ from engine import GameState, LudoError
 
 from ..players.loop import Action, Decide, Step, play, play_on
 from . import dice
-from .checks import need, your_turn
+from .checks import need, pass_host, your_turn
 from .game import ENDED, LOBBY, OVER, PLAYING, Game, User, encode_action
 from .happened import Happened, Luck, Refusal
 
@@ -74,6 +74,7 @@ def timeout(game: Game, luck: Luck, happened: Happened) -> None:
     seat.timeouts += 1
     happened.note("timer.expired", who=name, colour=colour)
     if seat.timeouts >= MAX_TIMEOUTS:
+        pass_host(game, seat)
         seat.user = None
         seat.took_over = True
         happened.note("timer.took_over", who=name, colour=colour, count=MAX_TIMEOUTS)

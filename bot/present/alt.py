@@ -49,7 +49,7 @@ def alt_lines(game: Game) -> list[Text]:
                 Text("alt.column", {"count": len(column), "squares": tuple(map(str, column))})
             )
         seat = game.seat_for(colour)
-        who = seat.user.name if seat is not None and seat.user else Text("who.a_computer")
+        who = name_of(game, colour) if seat is not None and seat.user else Text("who.a_computer")
         lines.append(Text("alt.colour", {"who": who, "colour": colour, "pieces": tuple(parts)}))
     return lines
 

@@ -164,6 +164,8 @@ def name_of(game: Game, colour: str) -> str | Text:
     seat = game.seat_for(colour)
     if seat is None or seat.user is None:
         return Text("who.computer", {"colour": colour})
+    if seat.user.forgotten:
+        return Text("who.player", {"colour": colour})
     return seat.user.name
 
 
@@ -171,8 +173,8 @@ def seating(game: Game) -> tuple[Text, ...]:
     """``Ana (red), Computer (yellow)``: who plays which colour (a list)."""
     return tuple(
         Text("who.seat", {"who": s.user.name, "colour": s.colour})
-        if s.user
-        else Text("who.computer", {"colour": s.colour})
+        if s.user and not s.user.forgotten
+        else Text("who.player" if s.user else "who.computer", {"colour": s.colour})
         for s in game.seats
         if s.colour
     )

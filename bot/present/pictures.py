@@ -44,9 +44,19 @@ def picture_words(lang: str | None = None) -> Words:
 
 
 def picture_names(game: Game, lang: str | None = None) -> dict[str, str]:
-    """colour -> the name drawn for it: the player's, or "Computer" in ``lang``."""
+    """colour -> the name drawn for it: the player's, or "Computer" in ``lang`` (a
+    forgotten person's seat: "Red player")."""
     computer = say(Text("who.a_computer"), lang=lang)
-    return {s.colour: s.user.name if s.user else computer for s in game.seats if s.colour}
+
+    def player(colour: str) -> str:
+        said = say(Text("who.player", {"colour": colour}), lang=lang)
+        return said[:1].upper() + said[1:]
+
+    return {
+        s.colour: (player(s.colour) if s.user.forgotten else s.user.name) if s.user else computer
+        for s in game.seats
+        if s.colour
+    }
 
 
 def board_png(game: Game, size: int = 600, lang: str | None = None) -> bytes:

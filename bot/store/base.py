@@ -14,10 +14,14 @@ of the notes (``save_shown``).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
 from bot.metrics import STORE_ERRORS
+
+#: a kept game's bytes rewritten without a person (None: the game does not name them)
+Scrub = Callable[[bytes], bytes | None]
 
 #: abandoned games (and their channel bindings) expire after this long without a save
 DEFAULT_TTL = 14 * 24 * 3600.0
@@ -71,6 +75,8 @@ class Kept:
     last one of each channel is kept (:meth:`Store.last_game`).  ``entries``
     are its stats, one opaque entry per seat, keyed by who played it: a
     person's key (``telegram:123``) or a computer's (``computer:<colour>``).
+    ``people``: the keys of everyone the game names (so that :meth:`Store.forget`
+    finds the last games of a person).
     """
 
     key: str
@@ -79,6 +85,7 @@ class Kept:
     finished: float
     game: bytes
     entries: dict[str, bytes]
+    people: tuple[str, ...] = ()
 
 
 class StoreError(Exception):
@@ -267,9 +274,11 @@ class Store(Protocol):
         ``since``, as (who played the seat, entry), oldest game first."""
         ...
 
-    def forget(self, person: str) -> int:
+    def forget(self, person: str, scrub: Scrub | None = None) -> int:
         """Delete every stats entry of ``person`` (their key), in every chat; how
-        many there were."""
+        many there were.  With ``scrub``, every channel's last game naming them
+        (see :attr:`Kept.people`) is replaced by ``scrub(game)`` (None: left as it
+        is), if it is still that channel's last game."""
         ...
 
     def close(self) -> None: ...

@@ -360,8 +360,8 @@ class RedisStore:
     def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
         return self._kept.entries(chat, since)
 
-    def forget(self, person: str) -> int:
-        return self._kept.forget(person)
+    def forget(self, person: str, scrub: Callable[[bytes], bytes | None] | None = None) -> int:
+        return self._kept.forget(person, scrub)
 
     def close(self) -> None:
         for client in [self._client, *self._sentinels]:

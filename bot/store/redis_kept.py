@@ -11,6 +11,8 @@ hash tag), none of them with an expiry::
     {base}person:{who}      set: the kept keys with an entry of ``who``
     {base}last:{channel}    hash: finished, key, game (the bytes) of the
                             channel's game that finished last
+    {base}named:{who}       set: the channels whose last game named ``who``
+                            (when it became their last: a later one may not)
 
 Each name ends in its one free part (a key, chat, person or channel) after a
 kind that no other kind of the store starts with, so two names never meet
@@ -20,7 +22,9 @@ else writes the stats, the chat's and the people's indexes, the channel's
 last game if this one finished later, and the key into ``kept`` last (with
 a token, so the same script sent again after a lost reply answers True).
 ``entries`` and ``forget`` are scripts too, so each is atomic; ``forget``
-sent again after a lost reply finds nothing left and answers 0.
+sent again after a lost reply finds nothing left and answers 0.  Its scrub of
+the last games first reads each one named, then replaces it by script only if
+it is still that channel's last game.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import redis.exceptions
 
 from bot.store import redis_ops as ops
 from bot.store import redis_scripts as lua
-from bot.store.base import Kept
+from bot.store.base import Kept, Scrub
 
 
 class KeptGames:
@@ -47,10 +51,11 @@ class KeptGames:
         self.base = base
         self.where = where
         reg = client.register_script
-        self._keep, self._entries, self._forget = (
+        self._keep, self._entries, self._forget, self._scrub = (
             reg(lua.KEEP),
             reg(lua.ENTRIES),
             reg(lua.FORGET),
+            reg(lua.SCRUB),
         )
 
     @contextmanager
@@ -76,8 +81,10 @@ class KeptGames:
             self._key("chat:", kept.chat),
             self._key("last:", kept.channel),
             *(self._key("person:", person) for person in who),
+            *(self._key("named:", person) for person in kept.people),
         ]
         args: list[Any] = [token, kept.key, repr(float(kept.finished)), bytes(kept.game)]
+        args += [kept.channel, len(who)]
         for person in who:
             args += [person, bytes(kept.entries[person])]
         with self._errors():
@@ -104,6 +111,35 @@ class KeptGames:
             out += [(bytes(who).decode(errors="replace"), bytes(entry)) for who, entry in pairs]
         return out
 
-    def forget(self, person: str) -> int:
+    def forget(self, person: str, scrub: Scrub | None = None) -> int:
+        named = self._key("named:", person)
         with self._errors():
-            return int(self._forget(keys=[self._key("person:", person)], args=[person, self.base]))
+            if scrub is not None:
+                for channel in self._named(named):
+                    last = self._key("last:", channel.decode(errors="replace"))
+                    found = self._read_last(last)
+                    new = scrub(found[1]) if found is not None else None
+                    if found is not None and new is not None:
+                        self._scrub(keys=[last], args=[found[0], new])
+            return int(
+                self._forget(keys=[self._key("person:", person), named], args=[person, self.base])
+            )
+
+    def _named(self, named: str) -> list[bytes]:
+        try:
+            found = self.client.smembers(named)
+        except redis.exceptions.ResponseError as exc:
+            if str(exc).startswith("WRONGTYPE"):
+                return []
+            raise
+        return sorted(m for m in found if isinstance(m, bytes))
+
+    def _read_last(self, last: str) -> tuple[bytes, bytes] | None:
+        """The key and the bytes of a channel's last game (None: none there)."""
+        try:
+            key, game = self.client.hmget(last, ["key", "game"])
+        except redis.exceptions.ResponseError as exc:
+            if str(exc).startswith("WRONGTYPE"):
+                return None
+            raise
+        return (key, game) if isinstance(key, bytes) and isinstance(game, bytes) else None

@@ -102,6 +102,8 @@ class SqliteStore:
         memory = path == ":memory:"
         existed = memory or ops.check_path(path)
         try:
+            if not existed:
+                ops.create_private(path)  # its -wal and -shm files get its mode
             conn = sqlite3.connect(
                 path,
                 timeout=BUSY_TIMEOUT,
@@ -352,9 +354,9 @@ class SqliteStore:
         with self._use() as conn:
             return kept_ops.entries(conn, chat, since)
 
-    def forget(self, person: str) -> int:
-        with self._use() as conn:
-            return kept_ops.forget(conn, person)
+    def forget(self, person: str, scrub: Callable[[bytes], bytes | None] | None = None) -> int:
+        with self._write() as conn:
+            return kept_ops.forget(conn, person, scrub)
 
     def close(self) -> None:
         with self._lock:

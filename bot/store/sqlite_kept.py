@@ -8,8 +8,8 @@
     last_games(channel PRIMARY KEY, finished, key, game BLOB)
 
 Nothing here expires: the purge of expired games leaves these tables alone.
-Each function takes the store's connection; ``keep`` runs inside the
-store's write transaction, the others are one statement each (atomic on
+Each function takes the store's connection; ``keep`` and ``forget`` run inside
+the store's write transaction, the others are one statement each (atomic on
 their own).  sqlite3 errors propagate, for the store to translate.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.store.base import Kept
+from bot.store.base import Kept, Scrub
 
 
 def keep(conn: sqlite3.Connection, kept: Kept) -> bool:
@@ -65,6 +65,20 @@ def entries(conn: sqlite3.Connection, chat: str, since: float) -> list[tuple[str
     return [(str(who), entry) for who, entry in rows if isinstance(entry, bytes)]
 
 
-def forget(conn: sqlite3.Connection, person: str) -> int:
-    """Delete every entry of ``person``; how many there were."""
+def forget(conn: sqlite3.Connection, person: str, scrub: Scrub | None = None) -> int:
+    """Delete every entry of ``person`` (inside a transaction); how many there were.
+    With ``scrub``, every last game is offered to it and replaced by what it returns
+    (None: left as it is): a scan of the last games (one a channel, on one host), those
+    with the person's id in their bytes only, if it is a plain word."""
+    if scrub is not None:
+        ident = person.partition(":")[2]
+        query = "SELECT channel, game FROM last_games"
+        if ident.isascii() and ident.isalnum():
+            rows = conn.execute(query + " WHERE instr(game, ?) > 0", (ident.encode(),))
+        else:
+            rows = conn.execute(query)
+        for channel, game in rows.fetchall():
+            new = scrub(game) if isinstance(game, bytes) else None
+            if new is not None:
+                conn.execute("UPDATE last_games SET game = ? WHERE channel = ?", (new, channel))
     return int(conn.execute("DELETE FROM kept_entries WHERE who = ?", (person,)).rowcount)

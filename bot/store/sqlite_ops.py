@@ -6,9 +6,11 @@ into :class:`StoreError`, and copying a live database (see
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import os
 import sqlite3
+import stat
 from typing import Any
 
 from bot.store.base import Keep, Shown, Stored, StoreError, damaged, failed, unavailable
@@ -19,6 +21,11 @@ BUSY_TIMEOUT = 1.5
 HEADER = b"SQLite format 3\x00"
 #: the files SQLite keeps beside a database in WAL mode
 SIDE_FILES = ("-wal", "-shm", "-journal")
+#: the mode of a database file and of a backup this store creates: its owner's alone
+#: (SQLite gives the -wal, -shm and -journal files beside it the same mode)
+PRIVATE = 0o600
+
+log = logging.getLogger(__name__)
 
 
 def check_path(path: str) -> bool:
@@ -49,7 +56,19 @@ def check_path(path: str) -> bool:
             f"{what}: the file is read-only; make it readable and writable by the user "
             "running the bot (chmod u+rw, or chown)"
         )
+    if stat.S_IMODE(os.stat(path).st_mode) & 0o077:
+        log.warning(
+            "SQLite database %r can be read by other users of this host; "
+            "it holds people's names and ids (chmod 600 it)",
+            path,
+        )
     return True
+
+
+def create_private(path: str) -> None:
+    """Create ``path`` as an empty file (an empty database) only its owner may read and
+    write, unless it is there already."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE))
 
 
 def remove_new(path: str) -> None:
@@ -157,9 +176,11 @@ def copy_database(conn: sqlite3.Connection, target: str) -> None:
     """Copy the database of ``conn`` (with SQLite's online backup: a
     consistent copy while others keep writing) to ``target``, through a
     temporary file renamed into place: a single file with no ``-wal``,
-    complete or not there.  Raises sqlite3.Error or OSError."""
+    complete or not there, that only its owner may read.  Raises sqlite3.Error
+    or OSError."""
     temp = f"{target}.tmp-{os.getpid()}-{os.urandom(4).hex()}"
     try:
+        create_private(temp)
         dest = sqlite3.connect(temp, isolation_level=None)
         try:
             conn.backup(dest)

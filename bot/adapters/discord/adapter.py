@@ -46,7 +46,7 @@ from .client import DiscordSettings, LudoClient, point_to
 from .connection import connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
 from .translator import asker_language as language
-from .where import PLATFORM, PREFIX, channel_key, chat_key, user_of
+from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
 from .words import board_in_words
 
 log = logging.getLogger(__name__)
@@ -281,7 +281,7 @@ class DiscordAdapter:
                 work = await self._quick(
                     screen,
                     lambda: self.service.press(
-                        channel, user, parsed.game_id, parsed.version, parsed.intent
+                        channel, user, parsed.game_id, parsed.version, asked(parsed, interaction)
                     ),
                 )
                 pressed = screen.pressed

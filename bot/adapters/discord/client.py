@@ -31,6 +31,7 @@ from .translator import (
     theme_choices,
     unique_name,
 )
+from .where import can_manage
 
 
 class AfterHandlers(Protocol):
@@ -230,12 +231,6 @@ class LudoClient(discord.AutoShardedClient):
                     )
                 except discord.HTTPException as e:
                     log.info("a foreign button's press could not be answered: %s", e)
-
-
-def can_manage(interaction: discord.Interaction[Any]) -> bool:
-    """May the asker manage the channel's messages (end any game, change its language)?"""
-    perms = interaction.permissions
-    return bool(perms and perms.manage_messages)
 
 
 class LudoCommands(app_commands.Group):

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 
-from ...hosting import User
+from ...hosting import Intent, User
+from ...present import Press
 
 PLATFORM = "discord"
 #: every channel key of ours starts so
@@ -36,3 +38,15 @@ def channel_id_of(channel: str) -> int | None:
     """The Discord id of a channel key of ours (None: not ours)."""
     rest = channel[len(PREFIX) :] if channel.startswith(PREFIX) else ""
     return int(rest) if rest.isdigit() else None
+
+
+def can_manage(interaction: discord.Interaction[Any]) -> bool:
+    """May the asker manage the channel's messages (end any game, change its language,
+    add or remove its computer players)?"""
+    perms = interaction.permissions
+    return bool(perms and perms.manage_messages)
+
+
+def asked(press: Press, interaction: discord.Interaction[Any]) -> Intent:
+    """What the button ``press`` asks, with the presser's right to manage the channel."""
+    return replace(press.intent, can_manage=can_manage(interaction))

@@ -50,7 +50,7 @@ from .limited import Entrance, Limiter
 from .notices import Notices, toast
 from .screen import PREFIX
 from .tables import Tables
-from .updates import WebhookSettings, channel_of, is_admin, language, user_of
+from .updates import WebhookSettings, channel_of, is_admin, language, moderated, user_of
 from .watch import Watch, connected
 from .webhook import ALLOWED, set_webhook, webhook_route
 
@@ -351,9 +351,7 @@ class TelegramAdapter:
             if press is None:
                 await toast(query, say(Text("refuse.bad_button"), lang=lang))
                 return
-            outcome = await self._call(
-                self.service.press, channel, user, press.game_id, press.version, press.intent
-            )
+            outcome = await moderated(update, press, self._call, self.service.press, channel, user)
             if outcome.game is not None and outcome.game.id != press.game_id:
                 # a rematch: the new table goes below, the old one keeps no button
                 self.tables.retire(channel, str(pressed))
@@ -377,7 +375,7 @@ class TelegramAdapter:
         message, tg_user = update.effective_message, update.effective_user
         if message is None or tg_user is None:
             return None
-        return channel_of(message, message.chat.id), user_of(tg_user)
+        return channel_of(message, message.chat.id), user_of(tg_user, message)
 
     async def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         # the service does blocking store I/O: keep the loop free

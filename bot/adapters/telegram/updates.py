@@ -3,7 +3,8 @@ and how updates arrive (polled, or pushed to a webhook)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from telegram import Message, Update
@@ -11,10 +12,13 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 from ...hosting import User
-from ...present import language_of
+from ...present import Press, language_of
+from ...service import Outcome
 from .screen import PREFIX
 
 PLATFORM = "telegram"
+#: a refusal a chat admin is not given: the host's (adding or removing computer players)
+HOST_ONLY = "refuse.only_host_computers"
 
 
 @dataclass(frozen=True)
@@ -41,9 +45,13 @@ def language(update: Update) -> str:
     return language_of(user.language_code if user is not None else None)
 
 
-def user_of(tg_user: Any) -> User:
+def user_of(tg_user: Any, message: Message | None = None) -> User:
+    """The person ``tg_user``; shared by many when ``message`` was sent as a chat (a
+    channel, or the group itself for an anonymous admin): Telegram then gives every
+    sender one account (@Channel_Bot, @GroupAnonymousBot)."""
     name = tg_user.full_name or tg_user.username or str(tg_user.id)
-    return User(PLATFORM, str(tg_user.id), name)
+    shared = message is not None and message.sender_chat is not None
+    return User(PLATFORM, str(tg_user.id), name, shared=shared)
 
 
 async def is_admin(update: Update) -> bool:
@@ -59,3 +67,18 @@ async def is_admin(update: Update) -> bool:
     except TelegramError:
         return False
     return member.status in ("creator", "administrator")
+
+
+async def moderated(
+    update: Update, press: Press, call: Callable[..., Awaitable[Outcome]], *where: Any
+) -> Outcome:
+    """``call(press_game, *where, game_id, version, intent)`` for the button ``press``
+    (``press_game`` the service's ``press``, ``where`` its channel and user); refused as
+    only the host's to do (a computer player added or removed), done again as a moderator
+    if the person is a chat admin (asked only then: most presses need no extra call)."""
+    intent = press.intent
+    outcome = await call(*where, press.game_id, press.version, intent)
+    refusal = outcome.refusal
+    if refusal is not None and refusal.key == HOST_ONLY and await is_admin(update):
+        outcome = await call(*where, press.game_id, press.version, replace(intent, can_manage=True))
+    return outcome

@@ -172,6 +172,7 @@ GAME: dict[str, str | tuple[str, str]] = {
     ),
     "who.computer": "Computer ({colour})",
     "who.a_computer": "Computer",
+    "who.player": "{colour} player",
     "who.seat": "{who} ({colour})",
     "who.pair": "{who} and {other}",
     "who.rolled": "{who} {die}",

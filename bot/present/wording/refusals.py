@@ -30,6 +30,8 @@ REFUSALS: dict[str, str] = {
     "refuse.bad_theme": "I do not know that theme. Choose one of {choices}.",
     "refuse.bad_language": "I do not speak that language. Choose one of {languages}.",
     "refuse.only_creator_language": "Only {host} or a moderator can change the game's language.",
+    "refuse.only_host_computers": "Only {host} or a moderator can add or remove computer players.",
+    "refuse.as_yourself": "Post as yourself to play, not as a channel or an anonymous admin.",
     # a move the rules do not allow (the engine's reason codes)
     "illegal.no_such_piece": "There is no piece {piece}: your pieces are 1 to {count}.",
     "illegal.home": "Piece {piece} is home already.",

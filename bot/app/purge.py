@@ -1,0 +1,62 @@
+"""``ludo-bot forget PLATFORM:ID``: an operator purges one person from the configured
+store (Redis or the SQLite file), as ``/ludo forget`` does for the person who asks:
+their stats in every chat, and their name and id in every channel's last game."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .terminal import CommandError
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+#: how a platform may be written -> its name in the store's keys (``telegram:101``)
+PLATFORMS = {"tg": "telegram", "telegram": "telegram", "dc": "discord", "discord": "discord"}
+
+
+def person(text: str) -> str:
+    """``tg:101`` (or ``telegram:101``, ``dc:123``, ``discord:123``) as the store
+    keeps a person: ``telegram:101``."""
+    platform, colon, ident = text.partition(":")
+    name = PLATFORMS.get(platform.lower())
+    if not colon or name is None:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not PLATFORM:ID (tg:101 on Telegram, dc:123 on Discord)"
+        )
+    if not (ident.isascii() and ident.isdigit()) or len(ident) > 20:
+        raise argparse.ArgumentTypeError(f"{ident[:40]!r} is not a user id (its digits)")
+    return f"{name}:{int(ident)}"
+
+
+def cmd_forget(args: argparse.Namespace, configured: Callable[[], Settings]) -> int:
+    from ..faults import Outage  # the store's libraries only for the commands that use one
+    from ..records import Records
+    from ..store import StoreError
+    from .config import open_configured_store
+
+    settings = configured()
+    try:
+        store = open_configured_store(settings)
+    except StoreError as e:
+        raise CommandError(str(e)) from None
+    try:
+        stats, games = Records(store, Outage()).forget_person(args.person)
+    except StoreError as e:
+        raise CommandError(str(e)) from None
+    finally:
+        store.close()
+    entries = "entry" if stats == 1 else "entries"
+    kept = "game" if games == 1 else "games"
+    print(f"forgot {args.person}: {stats} stats {entries} deleted, {games} kept {kept} rewritten")
+    return 0
+
+
+def add_forget(sub: argparse._SubParsersAction[Any], configured: Callable[[], Settings]) -> None:
+    p = sub.add_parser(
+        "forget", help="delete one person's stats and their name in kept games (tg:ID, dc:ID)"
+    )
+    p.add_argument("person", type=person, help="PLATFORM:ID, e.g. tg:101 or dc:123")
+    p.set_defaults(func=lambda args: cmd_forget(args, configured))
