@@ -157,6 +157,7 @@ class Bot:
         adapter.setdefault("image_size", IMAGE_SIZE)
         adapter.setdefault("group_rate", 0)
         adapter.setdefault("overall_rate", 0)
+        adapter.setdefault("private_interval", 0)
         self.adapter = TelegramAdapter(self.service, fake.token, api_url=fake.url, **adapter)
 
     async def settle(self, timeout: float = 15.0) -> None:

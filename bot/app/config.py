@@ -8,10 +8,8 @@ store the settings name (:func:`open_configured_store`).
 from __future__ import annotations
 
 import io
-import ipaddress
 import os
-import re
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +19,12 @@ from dotenv.parser import parse_stream
 from ..limits import LimitSettings, Rate
 from ..store import RedisStore, Store, open_store
 from ..store.redis_ops import redact
+from .values import ConfigError as ConfigError
+from .values import choice as _choice
+from .values import host as _host
+from .values import is_host as _is_host
+from .values import number as _number
+from .values import port as _port
 
 #: the log levels LOG_LEVEL takes
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -28,10 +32,6 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMATS = ("text", "json")
 #: the longest a lobby may wait for its start, in minutes (a week)
 MAX_LOBBY_MINUTES = 7 * 24 * 60
-
-
-class ConfigError(Exception):
-    """A setting with a value that cannot work; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -138,22 +138,6 @@ def load_env_file(
         if value is not None and name not in environ:
             environ[name] = value
     return file
-
-
-def _number(
-    env: Mapping[str, str], name: str, default: float, low: float, high: float, whole: bool = False
-) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw) if whole else float(raw)
-    except ValueError:
-        kind = "a whole number" if whole else "a number"
-        raise ConfigError(f"{name} must be {kind}, not {raw!r}") from None
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be from {low:g} to {high:g}, not {raw}")
-    return value
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -294,48 +278,6 @@ def _web(
     if webhook:
         return port or hook_port, host or hook_listen
     return port or old_port, host or old_host or "127.0.0.1"
-
-
-def _choice(
-    env: Mapping[str, str],
-    name: str,
-    choices: tuple[str, ...],
-    default: str,
-    fold: Callable[[str], str],
-) -> str:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    if fold(raw) not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
-    return fold(raw)
-
-
-def _port(env: Mapping[str, str], name: str) -> int | None:
-    if not env.get(name, "").strip():
-        return None
-    return int(_number(env, name, 0, 1, 65535, whole=True))
-
-
-#: a host name: letters, digits and hyphens in dot-separated labels
-_HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
-
-
-def _is_host(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return len(text) <= 253 and _HOSTNAME.fullmatch(text) is not None
-    return True
-
-
-def _host(env: Mapping[str, str], name: str, default: str) -> str:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    if not _is_host(raw):
-        raise ConfigError(f"{name} must be an IP address or a host name, not {raw!r}")
-    return raw
 
 
 def _sentinels(

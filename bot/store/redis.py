@@ -149,7 +149,8 @@ class RedisStore:
         self._sentinels: list[redis.Redis] = []
 
     def _connect(self, client: redis.Redis) -> None:
-        self._client = client
+        #: the Redis client (shared by what keeps limits in this store's server)
+        self._client = self.client = client
         reg = client.register_script
         self._create, self._save, self._save_shown = (
             reg(lua.CREATE),
@@ -192,11 +193,6 @@ class RedisStore:
             yield
         except redis.exceptions.RedisError as exc:
             raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
-
-    @property
-    def client(self) -> redis.Redis:
-        """The Redis client (shared by what keeps limits in this store's server)."""
-        return self._client
 
     def _key(self, kind: str, name: str = "") -> str:
         return f"{self.base}{kind}{name}"

@@ -13,8 +13,10 @@ so workers whose clocks differ still agree.  Keys, under the store's base
 each expiring once it no longer holds anything back.
 
 When Redis cannot be reached the pacer falls back to paces kept in this
-process (logged once, at the start of the outage): sending goes on within the
-limits as one worker sees them; the next answer from Redis ends the fallback.
+process (logged once, at the start of the outage), and asks Redis again only
+after :data:`RETRY` seconds: sending goes on within the limits as one worker sees
+them, without waiting on a Redis that does not answer; the next answer from
+Redis ends the fallback.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ import redis.exceptions
 from bot.store.pace import Limits, MemoryPacer
 
 log = logging.getLogger(__name__)
+
+#: seconds between two tries of a Redis that could not be reached
+RETRY = 5.0
 
 # KEYS: the chat's pace, the bot's pace
 # ARGV: chat interval (ms, 0: none), chat burst, bot interval (ms, 0: none), bot burst
@@ -71,13 +76,17 @@ class RedisPacer:
         self._base = f"{base}pace:{platform}"
         #: the paces used while Redis cannot be reached
         self.fallback = MemoryPacer(limits, clock)
+        self.clock = clock
         self._down = False
+        self._retry_at = 0.0
 
     def try_take(self, chat: int) -> float:
         interval, burst = self.limits.pace(chat)
         bot_interval, bot_burst = self.limits.bot_pace()
         if interval <= 0 and bot_interval <= 0:
             return 0.0
+        if self._down and self.clock() < self._retry_at:
+            return self.fallback.try_take(chat)
         try:
             waited = self._take(
                 keys=[f"{self._base}:{chat}", self._base],
@@ -87,6 +96,7 @@ class RedisPacer:
             if not self._down:
                 log.warning("send limits kept in this worker alone: Redis: %s", type(e).__name__)
                 self._down = True
+            self._retry_at = self.clock() + RETRY
             return self.fallback.try_take(chat)
         if self._down:
             log.warning("send limits shared through Redis again")

@@ -35,7 +35,6 @@ from ...present import (
     say,
     table_view,
 )
-from ...present.view import move_label
 from ...service import GameService, Outcome
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
@@ -47,7 +46,7 @@ from .connection import connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
-from .words import board_in_words
+from .words import board_in_words, pieces_to_move
 
 log = logging.getLogger(__name__)
 
@@ -231,22 +230,8 @@ class DiscordAdapter:
     async def pieces(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[int]]:
-        """Autocomplete of ``/ludo move``: the pieces the asker can move now (none if the
-        game cannot be read now)."""
-        channel = channel_key(interaction.channel_id)
-        try:
-            moves = await asyncio.to_thread(
-                self.service.movable, channel, user_of(interaction.user)
-            )
-        except Exception as e:
-            self.faults.note(e, f"could not list the pieces to move in {channel}")
-            return []
-        lang = language(interaction)
-        choices = [
-            app_commands.Choice(name=say(move_label(m), lang=lang)[:100], value=m.piece + 1)
-            for m in moves
-        ]
-        return [c for c in choices if not current or str(c.value).startswith(current)][:25]
+        """Autocomplete of ``/ludo move`` (see :func:`.words.pieces_to_move`)."""
+        return await pieces_to_move(self.service, self.faults, interaction, current)
 
     async def _command(
         self,

@@ -1,4 +1,5 @@
-"""``/ludo board text``: the board of the game here in words, for the asker alone.
+"""``/ludo board text``: the board of the game here in words, for the asker alone;
+and the pieces ``/ludo move`` offers, in the asker's words.
 
 The same words every board picture carries as its description (alt text, see
 :mod:`bot.present.alt`), in the asker's language: whose turn it is, the die, and
@@ -11,14 +12,16 @@ import asyncio
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from ...present import Text, refusal_text, say, table_view
 from ...present.alt import alt_lines
+from ...present.view import move_label
 from ...service import GameService
-from ..faults import settle
+from ..faults import FaultLog, settle
 from .screen import CONTENT_LIMIT, InteractionScreen, clean, describe
 from .translator import asker_language
-from .where import channel_key
+from .where import channel_key, user_of
 
 
 async def board_in_words(
@@ -36,3 +39,22 @@ async def board_in_words(
         return
     lines = alt_lines(outcome.game) or list(table_view(outcome.game).lines)
     await screen.private(describe(lines, CONTENT_LIMIT, lang))
+
+
+async def pieces_to_move(
+    service: GameService, faults: FaultLog, interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete of ``/ludo move``: the pieces the asker can move now (none if the
+    game cannot be read now)."""
+    channel = channel_key(interaction.channel_id)
+    try:
+        moves = await asyncio.to_thread(service.movable, channel, user_of(interaction.user))
+    except Exception as e:
+        faults.note(e, f"could not list the pieces to move in {channel}")
+        return []
+    lang = asker_language(interaction)
+    choices = [
+        app_commands.Choice(name=say(move_label(m), lang=lang)[:100], value=m.piece + 1)
+        for m in moves
+    ]
+    return [c for c in choices if not current or str(c.value).startswith(current)][:25]
