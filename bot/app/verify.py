@@ -10,7 +10,7 @@ from typing import Any
 from engine import LudoError, replay
 
 from ..hosting.dice import check
-from .inputs import TOO_DEEP, WRONG_RECORD, read_record
+from .inputs import TOO_DEEP, WRONG_RECORD, read_record, say_wrong
 
 #: what a record without dice is told
 NO_DICE = (
@@ -37,7 +37,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         replay(record)  # a real game: every action legal where it stands
     except LudoError as e:
-        print(f"not a valid game: {e}", file=sys.stderr)
+        say_wrong(e)  # as replay and render say it
         return WRONG_RECORD
     except RecursionError:
         print(TOO_DEEP, file=sys.stderr)
