@@ -162,25 +162,28 @@ def test_the_example_record_of_rules_md_passes_verify(
     assert status(["replay", str(path)], capsys)[0] == 0
 
 
-def test_verify_names_a_changed_roll_even_when_the_game_no_longer_replays(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    record = played(tmp_path)
+def breaking_roll(record: dict[str, Any]) -> tuple[int, int, int, dict[str, Any]]:
+    """The last roll that, changed, stops the game replaying: its number (from 1), the
+    die it was, the die it is changed to, and the record so changed."""
     rolls = [i for i, a in enumerate(record["actions"]) if "roll" in a]
-    changed: dict[str, Any] = {}
-    for n, k in reversed(list(enumerate(rolls, 1))):  # the last roll that can break the game
-        was = record["actions"][k]["roll"]
-        for die in range(1, 7):  # a die the next move cannot be made with
+    for n in range(len(rolls), 0, -1):
+        k = rolls[n - 1]
+        for die in range(1, 7):
             changed = json.loads(json.dumps(record))
             changed["actions"][k]["roll"] = die
             try:
                 engine.replay(changed)
             except engine.IllegalAction:
-                break
-        else:
-            continue
-        break
-    assert n > len(rolls) - 20
+                return n, record["actions"][k]["roll"], die, changed
+    raise AssertionError("every roll replays, whatever its die")
+
+
+def test_verify_names_a_changed_roll_even_when_the_game_no_longer_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = played(tmp_path)
+    n, was, die, changed = breaking_roll(record)
+    assert n > sum(1 for a in record["actions"] if "roll" in a) - 20
     path = tmp_path / "changed.json"
     path.write_text(json.dumps(changed))
     code, out, err = status(["verify", str(path)], capsys)
