@@ -394,3 +394,23 @@ def test_stacks_are_legible_in_a_plain_copy() -> None:
         console.print(line)
     text = console.export_text()
     assert "R1+4: R1 R2 G1 Y1 B1" in text and "R3G2" in text and " R4 " in text
+
+
+def test_ctrl_c_at_the_terminal_still_writes_the_record(term: Start, tmp_path: Path) -> None:
+    import json
+
+    import engine
+    from bot.hosting.dice import check
+
+    path = tmp_path / "left.json"
+    t = term(*CHOICE, "--record", str(path))
+    t.expect(ROLL)
+    t.send("\n")  # one roll of the person's
+    t.expect(f"{ROLL}|{ASK}")
+    t.send("\x03")
+    t.expect(r"^Bye!$")
+    assert t.wait() == 130
+    record = json.loads(path.read_text())
+    rolls = sum(1 for a in record["actions"] if "roll" in a)
+    assert rolls >= 1 and check(record) == (rolls, [])
+    assert not engine.replay(record).is_over
