@@ -161,7 +161,7 @@ def run(url: str, count: int, seconds: float, profile: str | None) -> float:
     client = redis.Redis.from_url(url)
     barrier.wait(timeout=120)
     cpu0 = redis_cpu(client)
-    tallies = [results.get(timeout=seconds + 120)[1] for _ in procs]
+    tallies: list[Tally] = [results.get(timeout=seconds + 120)[1] for _ in procs]
     cpu = redis_cpu(client) - cpu0
     for p in procs:
         p.join(timeout=30)
