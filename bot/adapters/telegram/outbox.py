@@ -16,7 +16,6 @@ Deleting a message is not counted by Telegram and never waits.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -201,10 +200,16 @@ class Outboxes:
         """Wait until every outbox is empty."""
         await self._idle.wait()
 
-    async def close(self, timeout: float) -> None:
-        """Send what waits (for at most ``timeout`` seconds), then give up the rest."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.quiet(), timeout)
+    async def close(self, timeout: float, give_up: asyncio.Event | None = None) -> None:
+        """Send what waits (for at most ``timeout`` seconds, or until ``give_up`` is set:
+        nothing can be sent), then give up the rest."""
+        if timeout > 0 and not (give_up is not None and give_up.is_set()):
+            waits: list[asyncio.Future[object]] = [asyncio.ensure_future(self.quiet())]
+            if give_up is not None:
+                waits.append(asyncio.ensure_future(give_up.wait()))
+            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            for wait in waits:
+                wait.cancel()
         for box in list(self._boxes.values()):
             if box.task is not None:
                 box.task.cancel()
