@@ -14,6 +14,7 @@ import pytest
 from telegram.error import InvalidToken, NetworkError, TimedOut
 
 from bot.adapters.discord import DiscordAdapter, DiscordSettings
+from bot.adapters.faults import FaultLog
 from bot.adapters.reach import Reach, within
 from bot.adapters.telegram.watch import PollingFilter
 from bot.service import GameService
@@ -74,6 +75,24 @@ def test_the_polling_loops_tracebacks_of_an_unreachable_telegram_are_dropped() -
         assert not keep.filter(record(error)), error
     for other in (None, RuntimeError("a bug"), ValueError("bad data")):
         assert keep.filter(record(other)), other
+
+
+def test_a_send_telegram_does_not_answer_is_a_warning_line_not_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    faults = FaultLog(log, (NetworkError,))
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(5):  # a turn timer's tables during an outage
+            faults.note(NetworkError("httpx.ConnectError: All connection attempts failed"), "x")
+        faults.note(RuntimeError("a bug"), "could not show game g2")
+    warned = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert [r.getMessage() for r in warned] == [
+        "x: no answer (httpx.ConnectError: All connection attempts failed)"
+    ]
+    assert not warned[0].exc_info
+    assert len([r for r in caplog.records if r.levelno == logging.DEBUG]) == 4
+    [bug] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert bug.exc_info and bug.getMessage() == "could not show game g2"
 
 
 async def test_within_bounds_a_step_that_would_wait_long(

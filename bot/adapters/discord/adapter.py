@@ -43,7 +43,7 @@ from ..reconcile import Reconciler
 from .after import AfterGame
 from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
-from .connection import ReconnectFilter, account, connected, fatal_error
+from .connection import UNANSWERED, ReconnectFilter, account, connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
@@ -53,8 +53,8 @@ log = logging.getLogger(__name__)
 
 #: answer directly if the work is this quick, else defer first (Discord allows 3 s)
 QUICK = 2.0
-#: how long ``stop`` lets the interactions being handled finish (while Discord does not
-#: answer: the second), and each of its other steps take
+#: how long ``stop`` lets the interactions being handled finish and each of its other
+#: steps take (while Discord does not answer: the second)
 DRAIN, STOP_GRACE = 5.0, 0.4
 
 
@@ -82,7 +82,7 @@ class DiscordAdapter:
         self._idle.set()
         #: the error that ended the connection for good (see :meth:`failed`)
         self.fatal = Fatal()
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, UNANSWERED)
         self._stopping = False
         #: replays drawn in a pool of their own (shared by a process's adapters)
         self.drawing = drawing if drawing is not None else Drawing()
@@ -143,13 +143,13 @@ class DiscordAdapter:
         """Let the interactions being handled finish (a little while; hardly at all while
         Discord does not answer), then disconnect."""
         self._stopping = True
-        reach = self.client.reach
-        reach.stopping()
+        self.client.reach.stopping()
+        grace = STOP_GRACE if self.client.reach.down else DRAIN
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.quiet(), STOP_GRACE if reach.down else DRAIN)
-        await within(self.client.close(), STOP_GRACE, "closing the connection", log)
+            await asyncio.wait_for(self.quiet(), grace)
+        await within(self.client.close(), grace, "closing the connection", log)
         if self._task is not None:  # closing anyway: a wait to reconnect is cut short
-            await within(self._task, STOP_GRACE, "ending the gateway connection", log)
+            await within(self._task, grace, "ending the gateway connection", log)
         connected(False)
         self.reconnects.remove()
 

@@ -61,8 +61,8 @@ log = logging.getLogger(__name__)
 GROUP_RATE = 20
 #: a refused command's answer in a group is deleted after this many seconds
 NOTICE_SECONDS = 15.0
-#: how long ``stop`` lets tables still waiting be shown (not at all while Telegram does
-#: not answer), and each of its other steps take
+#: how long ``stop`` lets tables still waiting be shown and each of its steps take; while
+#: Telegram does not answer: no tables, and the second for each step
 DRAIN, STOP_GRACE = 5.0, 0.4
 
 
@@ -100,7 +100,7 @@ class TelegramAdapter:
         self.pacer = pacer if pacer is not None else MemoryPacer(self.limits)
         #: the error that ended the bot for good (see :meth:`failed`)
         self.fatal = Fatal()
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, (NetworkError,))
         #: every answer of the Bot API watched (429s, a token no longer taken)
         self.watch = Watch(self.fatal)
         self.app = self.watch.application(token, api_url, overall_rate, max_retries)
@@ -181,15 +181,15 @@ class TelegramAdapter:
         self.watch.reach.stopping()
         connected(False)
         down = self.watch.reach.down
+        grace = STOP_GRACE if down else DRAIN
         if self.app.updater is not None and self.app.updater.running:
             # a long poll ends at once; a wait between two failed polls is cut short
-            grace = STOP_GRACE / 4 if down else STOP_GRACE
-            await within(self.app.updater.stop(), grace, "stopping the polling", log)
+            await within(self.app.updater.stop(), grace / 4, "stopping the polling", log)
         if self.app.running:
-            await within(self.app.stop(), STOP_GRACE, "stopping the handlers", log)
+            await within(self.app.stop(), grace, "stopping the handlers", log)
         await self.outboxes.close(0.0 if down else DRAIN, give_up=self.watch.unanswered)
-        await within(self.notices.close(delete=not down), STOP_GRACE, "deleting notices", log)
-        await within(self.app.shutdown(), STOP_GRACE, "closing the connections", log)
+        await within(self.notices.close(delete=not down), grace, "deleting notices", log)
+        await within(self.app.shutdown(), grace, "closing the connections", log)
 
     async def quiet(self) -> None:
         """Wait until every chat's outbox is sent (and every replay asked for drawn)."""

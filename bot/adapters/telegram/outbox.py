@@ -21,6 +21,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from telegram.error import NetworkError
+
 from ...metrics import OUTBOX_DROPPED, PACED
 from ...present import TableView
 from ...store import Shown
@@ -130,7 +132,7 @@ class Outboxes:
         self._boxes: dict[int, Outbox] = {}
         self._idle = asyncio.Event()
         self._idle.set()
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, (NetworkError,))  # Telegram does not answer
         #: jobs dropped under a flood (for the tests and the figures)
         self.dropped = 0
 
