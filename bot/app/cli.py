@@ -198,10 +198,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if not (settings.telegram_token or settings.discord_token):  # before the store is made
         raise CommandError("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
+    store = None
     try:
+        if settings.uses_redis:  # Redis creates nothing here: it is checked first
+            store = open_configured_store(settings)
         asyncio.run(check_start(settings))  # the platforms and the port, before any file
-        store = open_configured_store(settings)
+        if store is None:
+            store = open_configured_store(settings)
     except (AdapterError, DiscordError, StoreError, WebError) as e:
+        if store is not None:
+            store.close()
         raise CommandError(str(e)) from None
     try:
         asyncio.run(serve(settings, store))
