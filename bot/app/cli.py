@@ -82,14 +82,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ..adapters.telegram import AdapterError
     from ..store import StoreError
     from .config import open_configured_store
-    from .runner import NoPlatform, serve
+    from .runner import NoPlatform, check_start, serve
     from .web import WebError
 
     if not (settings.telegram_token or settings.discord_token):  # before the store is made
         raise CommandError("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
+    store = None
     try:
-        store = open_configured_store(settings)
-    except StoreError as e:
+        if settings.uses_redis:  # Redis creates nothing here: it is checked first
+            store = open_configured_store(settings)
+        asyncio.run(check_start(settings))  # the platforms and the port, before any file
+        if store is None:
+            store = open_configured_store(settings)
+    except (AdapterError, DiscordError, StoreError, WebError) as e:
+        if store is not None:
+            store.close()
         raise CommandError(str(e)) from None
     try:
         asyncio.run(serve(settings, store))
