@@ -58,6 +58,7 @@ from .quotas import Quotas
 from .records import Records
 from .store import Shown, Store, Stored, StoreError
 from .store.base import DamagedRecord
+from .store.buckets import new_game_id
 
 __all__ = ["DEADLINE_LEASE", "MAX_RETRIES", "STORE_DOWN", "GameService", "Outcome", "secure_die"]
 
@@ -139,7 +140,7 @@ class GameService:
         game still bound to ``channel`` is let go first."""
         try:
             game = open_game(
-                secrets.token_hex(4),
+                new_game_id(channel),
                 channel,
                 user,
                 rules,
@@ -176,7 +177,7 @@ class GameService:
                 break
             try:
                 seed, now = new_seed() if self.verifiable else None, self.clock()
-                game = rematch_of(last, secrets.token_hex(4), user, now, self.lobby_minutes, seed)
+                game = rematch_of(last, new_game_id(channel), user, now, self.lobby_minutes, seed)
                 happened = self._step(game, opened, game, user, self._luck())
             except Refusal as r:
                 return Outcome(None, refusal=r)
