@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.store import RedisStore, Shown, Stored, StoreError, StoreUnavailable
+from bot.store import Kept, RedisStore, Shown, Stored, StoreError, StoreUnavailable
 from bot.store.buckets import new_game_id
 from tests.conftest import StoreFactory
 from tests.local_redis import LocalRedis, redis_binary, start_sentinel, stop_redis
@@ -304,6 +304,33 @@ def test_an_old_game_whose_id_is_taken_under_the_new_names_goes(
             assert s.load("g") == Stored(b"new", 1)
             assert s.claim_due(10.0, lease=1) == []
             assert not raw.exists(f"{prefix}game:g", f"{prefix}chan:old-channel")
+    finally:
+        raw.close()
+
+
+def test_kept_games_of_layout_2_are_moved_to_their_chats_buckets(
+    redis_url: str, prefix: str
+) -> None:
+    old = f"{prefix}{{{prefix.strip(':')}}}:"
+    raw = redis.Redis.from_url(redis_url)
+    try:
+        # two games kept in chat tg:1 (the second its channel's last), one in tg:2
+        for key, chat, when in (("k1", "tg:1", 10.0), ("k2", "tg:1", 20.0), ("k3", "tg:2", 5.0)):
+            raw.hset(f"{old}kept", key, "tok")
+            raw.hset(f"{old}stats:{key}", mapping={"telegram:1": f"{key}/ana"})
+            raw.zadd(f"{old}chat:{chat}", {key: when})
+            raw.sadd(f"{old}person:telegram:1", key)
+        raw.hset(f"{old}last:tg:1", mapping={"finished": "20.0", "key": "k2", "game": "g2"})
+        raw.sadd(f"{old}named:telegram:1", "tg:1")
+        with RedisStore(redis_url, prefix=prefix) as s:
+            assert s.entries("tg:1") == [("telegram:1", b"k1/ana"), ("telegram:1", b"k2/ana")]
+            assert s.entries("tg:2") == [("telegram:1", b"k3/ana")]
+            assert s.last_game("tg:1") == b"g2"
+            assert not s.keep(Kept("k1", "tg:9", "tg:9", 1.0, b"x", {}))  # kept before
+            left = {f"{old}{name}".encode() for name in ("kept", "layout")}  # bot-wide
+            assert set(raw.scan_iter(match=f"{old}*")) == left
+            assert s.forget("telegram:1", lambda game: b"scrubbed") == 3
+            assert s.entries("tg:1") == [] and s.last_game("tg:1") == b"scrubbed"
     finally:
         raw.close()
 

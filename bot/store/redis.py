@@ -13,8 +13,8 @@ colons; the bot-wide keys start with ``{prefix}{{{tag}}}:`` (:attr:`RedisStore.b
     {bucket}due                        sorted set: game id -> deadline (Unix time)
     {base}layout                       "3": games under older key names were moved
 
-and, under ``{base}``, the finished games kept for good (``kept``, ``stats:``,
-``chat:``, ``person:``, ``last:``; see :mod:`bot.store.redis_kept`).
+and the finished games kept for good, in their chat's bucket (see
+:mod:`bot.store.redis_kept`).
 
 Each bucket is its own Redis Cluster hash tag: the buckets spread over the
 cluster's slots and nodes.  A game made by the service has an id in its
@@ -156,7 +156,7 @@ class RedisStore:
         self._release, self._discard = reg(lua.RELEASE), reg(lua.DISCARD)
         self._schedule, self._claim = reg(lua.SCHEDULE), reg(lua.CLAIM)
         self._migrate = reg(lua.MIGRATE_GAME)
-        self._kept = KeptGames(client, self.base, self.url)
+        self._kept = KeptGames(client, self.base, self.tmpl, self.url)
         try:
             with self._errors():  # fail at start-up, not at the first move
                 client.ping()

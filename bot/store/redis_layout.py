@@ -23,6 +23,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from bot.store.buckets import BUCKETS, bucket
+from bot.store.redis_kept_move import move_kept
 from bot.store.redis_ops import (
     CONNECT_TIMEOUT,
     SOCKET_TIMEOUT,
@@ -202,8 +203,10 @@ def count_bound(client: Any, tmpl: str) -> int:
 def migrate_old_keys(client: Any, store: RedisStore, move: Callable[..., Any]) -> int:
     """Move the games stored under the key names of earlier versions to the
     buckets: ``{prefix}game:{id}`` (before hash tags) and ``{prefix}{{tag}}:game:{id}``
-    (layout "2": one hash tag), each with its expiry, channel binding and deadline;
-    the number of games moved.  ``move`` is the registered MIGRATE_GAME script.
+    (layout "2": one hash tag), each with its expiry, channel binding and deadline,
+    and the finished games kept under layout "2" (see
+    :mod:`bot.store.redis_kept_move`); the number of games moved.  ``move`` is the
+    registered MIGRATE_GAME script.
     Deadlines left in an old sorted set belong to games that are gone, and go with
     it.  Nothing on Redis Cluster: no earlier version ran there (it had no cluster
     client), and a script cannot move a key to another slot."""
@@ -222,4 +225,5 @@ def migrate_old_keys(client: Any, store: RedisStore, move: Callable[..., Any]) -
                 )
             )
         client.delete(f"{old}due")
+    move_kept(client, store.base, store.tmpl)
     return moved
