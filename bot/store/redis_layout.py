@@ -83,11 +83,14 @@ def claim_due(
     limit: int,
 ) -> list[str]:
     """The ids of at most ``limit`` games whose deadline is at or before ``now``,
-    each leased until ``now + lease`` (see :meth:`bot.store.base.Store.claim_due`).
+    each leased until ``now + lease`` (see :meth:`bot.store.base.Store.claim_due`),
+    earliest first.
 
-    One pipeline asks every bucket's deadlines whether one is due (one round trip
-    per node); the CLAIM script then runs in each bucket that has one, starting
-    from a random bucket so that workers claiming together take different ones."""
+    One pipeline asks every bucket how many deadlines are due there and the
+    earliest (one round trip per node); the buckets whose earliest is earliest
+    are each given a share of ``limit`` (as many as are due there), and the CLAIM
+    script runs in each of them, in one pipeline per node.  Deadlines of games
+    that are gone are dropped on the way: then the buckets are asked again."""
     out: list[tuple[float, bytes]] = []
     while len(out) < limit:
         got, asked = _claim_round(client, claim, tmpl, now, clock, lease, limit - len(out))
@@ -109,34 +112,40 @@ def _claim_round(
 ) -> tuple[list[tuple[float, bytes]], int]:
     """One look over every bucket: the (deadline, id) claimed, and how many were
     asked of the buckets (0: nothing was due)."""
-    first = random.randrange(BUCKETS)
+    first = random.randrange(BUCKETS)  # ties: workers claiming together spread out
     order = [(first + i) % BUCKETS for i in range(BUCKETS)]
     pipe = client.pipeline(transaction=False)
+    until = repr(float(now))
     for b in order:
         key = f"{tmpl % b}due"
-        pipe.zrangebyscore(key, "-inf", repr(float(now)), start=0, num=limit, withscores=True)
+        pipe.zrangebyscore(key, "-inf", until, start=0, num=1, withscores=True)
+        pipe.zcount(key, "-inf", until)
     found = pipe.execute(raise_on_error=False)
-    due: list[tuple[float, int, bytes]] = []  # (deadline, bucket, id)
-    damaged: list[int] = []  # buckets whose deadlines key is no sorted set
-    for b, got in zip(order, found, strict=True):
-        if isinstance(got, list):
-            due += [(float(score), b, bytes(i)) for i, score in got]
+    due: list[tuple[float, int, int]] = []  # (earliest deadline, bucket, how many)
+    counts: dict[int, int] = {}
+    for b, earliest, many in zip(order, found[::2], found[1::2], strict=True):
+        if isinstance(earliest, list) and isinstance(many, int):
+            if earliest:
+                due.append((float(earliest[0][1]), b, many))
         else:
-            damaged.append(b)
-    due.sort(key=lambda d: (d[0], d[2]))
-    when = {game_id: score for score, _, game_id in due[:limit]}
-    counts: dict[int, int] = {b: 0 for b in damaged}
-    for _, b, _ in due[:limit]:
-        counts[b] = counts.get(b, 0) + 1
+            counts[b] = 1  # no sorted set there: the script moves it aside
+    due.sort(key=lambda d: d[0])
+    left = limit
+    for _, b, many in due:
+        if left <= 0:
+            break
+        counts[b] = min(many, left)
+        left -= counts[b]
     calls = []
     for b, n in counts.items():
         key = f"{tmpl % b}due"
-        args = [repr(float(now)), repr(clock), repr(float(now + lease)), max(n, 1), tmpl % b]
+        args = [until, repr(clock), repr(float(now + lease)), n, tmpl % b]
         calls.append(([key], args))
     out: list[tuple[float, bytes]] = []
-    for (keys, _), (ids, bad, moved) in zip(calls, run_all(client, claim, calls), strict=True):
+    for (keys, _), answer in zip(calls, run_all(client, claim, calls), strict=True):
+        ids, bad, moved, scores = answer
         report_claim(keys[0], list(bad), bool(moved))
-        out += [(when.get(bytes(i), float(now)), bytes(i)) for i in ids]
+        out += [(float(score), bytes(i)) for i, score in zip(ids, scores, strict=True)]
     return out, sum(counts.values())
 
 

@@ -221,7 +221,8 @@ return 1
 
 # KEYS: due key
 # ARGV: now (deadlines), clock now (expiry), new score (now + lease), limit, base
-# {claimed ids, ids of damaged games skipped, 1 if the due key was moved aside}
+# {claimed ids, ids of damaged games skipped, 1 if the due key was moved aside,
+#  the claimed ids' deadlines}
 CLAIM = (
     HELPERS
     + """
@@ -246,8 +247,12 @@ while #out < limit do
   offset = offset + #ids
 end
 for _, id in ipairs(dead) do redis.call('ZREM', KEYS[1], id) end
-for _, id in ipairs(out) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
-return {out, bad, moved}
+local scores = {}
+for i, id in ipairs(out) do
+  scores[i] = redis.call('ZSCORE', KEYS[1], id)
+  redis.call('ZADD', KEYS[1], ARGV[3], id)
+end
+return {out, bad, moved, scores}
 """
 )
 
