@@ -16,8 +16,12 @@ import redis
 
 from bot.app.config import ConfigError, load_settings, open_configured_store
 from bot.hosting import Game
+from bot.limits import shared_parts
 from bot.store import RedisStore
 from bot.store.buckets import BUCKETS, bucket, new_game_id
+from bot.store.limits import Rate
+from bot.store.pace import Limits
+from bot.store.redis_pace import RedisPacer
 from bot.store.redis_scripts import HELPERS
 from tests.local_cluster import LocalCluster
 from tests.local_redis import redis_binary
@@ -202,3 +206,17 @@ def test_redis_cluster_setting(cluster: LocalCluster, prefix: str, tmp_path: Pat
         load_settings({"REDIS_CLUSTER": "1", "LUDO_DATABASE": str(tmp_path / "x")})
     with pytest.raises(ConfigError, match="REDIS_CLUSTER must be one of 0, 1"):
         load_settings({"REDIS_URL": cluster.url, "REDIS_CLUSTER": "yes"})
+
+
+def test_limits_and_send_paces_on_the_cluster(cluster: LocalCluster, prefix: str) -> None:
+    with _store(cluster, prefix) as store:
+        buckets, games = shared_parts(store)
+        rate = Rate(2, 0.001)
+        asks = [("p:telegram:1", rate), ("c:tg:-5", rate)]
+        assert [buckets.take(asks).refused for _ in range(3)] == [0, 0, 1]
+        games.add("telegram:1", "g1")
+        assert games.ids("telegram:1") == ["g1"]
+        pacer = RedisPacer(store.client, store.base, Limits(), clock=time.monotonic)
+        waits = [pacer.try_take(-1005) for _ in range(5)]
+        assert not pacer._down  # shared through the cluster, not the fallback
+        assert waits[:3] == [0.0, 0.0, 0.0] and waits[4] > 0  # 3 at once, then paced

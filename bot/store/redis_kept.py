@@ -49,7 +49,7 @@ import redis.exceptions
 
 from bot.store import redis_ops as ops
 from bot.store import redis_scripts as lua
-from bot.store.base import Kept, Scrub
+from bot.store.base import Kept, Scrub, unavailable
 from bot.store.buckets import bucket
 
 
@@ -79,6 +79,8 @@ class KeptGames:
             yield
         except redis.exceptions.RedisError as exc:
             raise ops.translate(exc, self.where, ops.SOCKET_TIMEOUT) from exc
+        except redis.exceptions.RedisClusterException as exc:  # no node answers
+            raise unavailable(f"Redis Cluster at {self.where}: {exc}") from exc
 
     def _at(self, name: str) -> str:
         """The base of the bucket of ``name`` (a chat, channel or person)."""
