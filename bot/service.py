@@ -56,9 +56,8 @@ from .outcome import STORE_DOWN, Outcome
 from .players import HeuristicPlayer, Policy
 from .quotas import Quotas
 from .records import Records
-from .store import Shown, Store, Stored, StoreError
+from .store import Shown, Store, Stored, StoreError, new_game_id
 from .store.base import DamagedRecord
-from .store.buckets import new_game_id
 
 __all__ = ["DEADLINE_LEASE", "MAX_RETRIES", "STORE_DOWN", "GameService", "Outcome", "secure_die"]
 

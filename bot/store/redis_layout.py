@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import redis
 import redis.exceptions
@@ -31,9 +31,6 @@ from bot.store.redis_ops import (
     glob_escape,
     report_claim,
 )
-
-if TYPE_CHECKING:
-    from bot.store.redis import RedisStore
 
 #: the value of the ``layout`` key once older key names were looked for: "2" was one
 #: hash tag for every key, "3" a hash tag per bucket
@@ -209,7 +206,16 @@ def count_bound(client: Any, tmpl: str) -> int:
     return sum(1 for _ in client.scan_iter(match=match, count=1000))
 
 
-def migrate_old_keys(client: Any, store: RedisStore, move: Callable[..., Any]) -> int:
+class Names(Protocol):
+    """The key names of a store (see :class:`bot.store.redis.RedisStore`)."""
+
+    prefix: str
+    base: str
+    tmpl: str
+    cluster: bool
+
+
+def migrate_old_keys(client: Any, store: Names, move: Callable[..., Any]) -> int:
     """Move the games stored under the key names of earlier versions to the
     buckets: ``{prefix}game:{id}`` (before hash tags) and ``{prefix}{{tag}}:game:{id}``
     (layout "2": one hash tag), each with its expiry, channel binding and deadline,
