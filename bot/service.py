@@ -56,7 +56,7 @@ from .outcome import STORE_DOWN, Outcome
 from .players import HeuristicPlayer, Policy
 from .quotas import Quotas
 from .records import Records
-from .store import Shown, Store, Stored, StoreError
+from .store import Shown, Store, Stored, StoreError, new_game_id
 from .store.base import DamagedRecord
 
 __all__ = ["DEADLINE_LEASE", "MAX_RETRIES", "STORE_DOWN", "GameService", "Outcome", "secure_die"]
@@ -139,7 +139,7 @@ class GameService:
         game still bound to ``channel`` is let go first."""
         try:
             game = open_game(
-                secrets.token_hex(4),
+                new_game_id(channel),
                 channel,
                 user,
                 rules,
@@ -176,7 +176,7 @@ class GameService:
                 break
             try:
                 seed, now = new_seed() if self.verifiable else None, self.clock()
-                game = rematch_of(last, secrets.token_hex(4), user, now, self.lobby_minutes, seed)
+                game = rematch_of(last, new_game_id(channel), user, now, self.lobby_minutes, seed)
                 happened = self._step(game, opened, game, user, self._luck())
             except Refusal as r:
                 return Outcome(None, refusal=r)

@@ -537,7 +537,9 @@ class FakeDiscord:
     # ------------------------------------------------------------------
     # life
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Serve on ``port`` (0: a free one); again after :meth:`close`, on the same
+        port: Discord unreachable for a while."""
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         r = app.router
         r.add_get(API + "/users/@me", self._get_me)
@@ -564,7 +566,8 @@ class FakeDiscord:
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
         self.port = sock.getsockname()[1]
         await web.SockSite(self._runner, sock).start()
 

@@ -433,13 +433,17 @@ class FakeTelegram:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    async def start(self) -> int:
+    async def start(self, port: int = 0) -> int:
+        """Serve on ``port`` (0: a free one); again after :meth:`close`, on the same
+        port: Telegram unreachable for a while."""
+        self._closing = False
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
         self.port = int(sock.getsockname()[1])
         site = web.SockSite(self._runner, sock)
         await site.start()

@@ -113,7 +113,8 @@ def test_ludo_bot_verify_accepts_a_real_record_and_refuses_a_changed_roll(
 
 @pytest.mark.parametrize(
     ("text", "status"),
-    [("{", 2), ("[]", 2), ('{"rules": "classic", "players": 2}', 1)],
+    # status 1: the record is wrong, as for ludo-bot replay and render (README)
+    [("{", 1), ("[]", 1), ('{"rules": "classic", "players": 2}', 1)],
 )
 def test_ludo_bot_verify_refuses_what_is_not_a_record_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, status: int

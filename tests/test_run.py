@@ -4,9 +4,11 @@ with its health and metrics port; SIGTERM ends it cleanly."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -148,3 +150,150 @@ def test_the_runner_passes_on_what_the_store_finds_risky(tmp_path: Path, redis_u
         assert all(isinstance(line, str) and "\n" not in line for line in said)
     finally:
         store.close()
+
+
+class Lines:
+    """A process's standard error, line by line as it comes."""
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.lines: list[str] = []
+        self._new = asyncio.Event()
+        self.task = asyncio.ensure_future(self._read(stream))
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        async for raw in stream:
+            self.lines.append(raw.decode().rstrip("\n"))
+            self._new.set()
+
+    async def wait_for(self, words: str, since: int = 0, timeout: float = 10.0) -> str:
+        """The first line from ``since`` on with ``words`` in it, once it comes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for line in self.lines[since:]:
+                if words in line:
+                    return line
+            self._new.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                raise AssertionError(f"no line with {words!r}: {self.lines[since:]}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), left)
+
+
+async def test_telegram_unreachable_is_a_few_lines_and_sigterm_stops_at_once(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram unreachable: one warning when it begins, one when it ends (how long),
+    not a traceback per retry; unreachable for 20 s, the bot still stops within 2 s of
+    SIGTERM, saying why."""
+    port = free_port()
+    mine = ("TELEGRAM_", "DISCORD_", "REDIS_", "LUDO_", "LOG_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
+    env |= {
+        "TELEGRAM_TOKEN": TOKEN,
+        "TELEGRAM_API_URL": fake.url,
+        "LUDO_DATABASE": str(tmp_path / "run.sqlite3"),
+        "LUDO_HEALTH_PORT": str(port),
+        "PYTHONWARNINGS": "ignore",
+    }
+    proc = await asyncio.create_subprocess_exec(
+        *ludo_bot(),
+        "run",
+        env=env,
+        cwd=str(tmp_path),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert proc.stdout is not None
+    log = Lines(proc.stdout)
+    try:
+        await healthy(f"http://127.0.0.1:{port}")
+        # the start: the bot's account named, one line for the web server
+        start = await log.wait_for("ludo-bot is running")
+        assert start.endswith("ludo-bot is running on Telegram @ludo_test_bot (polling)"), start
+        served = [line for line in log.lines if "/healthz" in line]
+        assert served == [log.lines[0]] and served[0].endswith(
+            f"serving /healthz and /metrics at http://127.0.0.1:{port}"
+        ), log.lines
+        # a short outage: a warning when it begins, one when it ends
+        api_port = fake.port
+        mark = len(log.lines)
+        await fake.close()
+        lost = await log.wait_for("Telegram does not answer: ", mark)
+        assert "WARNING" in lost and "(trying again until it does)" in lost
+        await asyncio.sleep(1.0)
+        await fake.start(api_port)
+        fake.send_text(fake.group("Ludo"), ANA, "hello")  # the next long poll answers at once
+        back = await log.wait_for("Telegram answers again after ", mark)
+        assert "WARNING" in back and back.endswith(" s")
+        assert log.lines[mark:] == [lost, back], log.lines[mark:]
+        # 20 s unreachable, then SIGTERM
+        mark = len(log.lines)
+        await fake.close()
+        await asyncio.sleep(20.0)
+        outage = list(log.lines[mark:])
+        sent = asyncio.get_running_loop().time()
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 30)
+        took = asyncio.get_running_loop().time() - sent
+        await asyncio.wait_for(log.task, 5)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    said = log.lines[mark:]
+    print(
+        f"\n20 s unreachable: {len(outage)} log line(s); SIGTERM to exit: {took:.2f} s; "
+        f"{len(said)} line(s) in all:\n" + "\n".join(said)
+    )
+    assert proc.returncode == 0, "\n".join(log.lines)
+    assert took < 2.0, f"{took:.2f} s from SIGTERM to exit"
+    assert len(outage) == 1 and "Telegram does not answer: " in outage[0], outage
+    assert len(said) <= 3, said
+    assert "Telegram had not answered for 2" in said[1] and said[1].endswith(
+        " s when the bot stopped"
+    ), said
+    assert said[-1].split(": ", 1)[1].startswith("ludo-bot stopped: SIGTERM (in "), said
+    assert not [line for line in log.lines if "Traceback" in line]
+
+
+async def test_a_start_refused_at_its_checks_leaves_no_file(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram unreachable, the token refused, the web port taken: one line saying
+    what to fix, and no database file (nor anything else) made."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    cases = {
+        "unreachable": ({"TELEGRAM_API_URL": nowhere}, "cannot reach the Telegram Bot API"),
+        "refused": ({"TELEGRAM_TOKEN": "999:wrong"}, "Telegram refused TELEGRAM_TOKEN"),
+        "port": (
+            {"LUDO_HEALTH_PORT": str(taken.getsockname()[1])},
+            "cannot serve /healthz and /metrics on 127.0.0.1:",
+        ),
+    }
+    mine = ("TELEGRAM_", "DISCORD_", "REDIS_", "LUDO_", "LOG_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
+    env |= {"TELEGRAM_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, "LUDO_HEALTH_HOST": "127.0.0.1"}
+    try:
+        for name, (settings, words) in cases.items():
+            folder = tmp_path / name
+            folder.mkdir()
+            proc = await asyncio.create_subprocess_exec(
+                *ludo_bot(),
+                "run",
+                env=env | settings,
+                cwd=str(folder),
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+            said = err.decode()
+            assert proc.returncode == 2, said
+            assert said.startswith(f"ludo-bot: {words}") and said.count("\n") == 1, said
+            assert list(folder.iterdir()) == [], f"{name}: {list(folder.iterdir())}"
+    finally:
+        taken.close()

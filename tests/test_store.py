@@ -10,6 +10,7 @@ import sqlite3
 import threading
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from bot.store import (
     StoreError,
     open_store,
 )
+from bot.store.buckets import new_game_id
 from tests.conftest import STORE_TTL, FakeClock, StoreFactory
 from tests.counting_store import CountingStore
 from tests.local_redis import redis_binary, start_redis
@@ -826,39 +828,42 @@ def test_redis_one_round_trip_each(
 
 
 def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
-    # every key: the prefix, then the prefix as a hash tag (one Redis Cluster slot)
+    # a game's keys: the prefix, then the bucket of its channel as a hash tag (one
+    # Redis Cluster slot per bucket); the game id falls in that bucket too
     tag = redis_store.prefix.rstrip(":")
-    p = redis_store.base
-    assert p == f"{redis_store.prefix}{{{tag}}}:"
-    redis_store.create("g", b"\x00data", channel="chat")
-    redis_store.schedule("g", 123.5)
+    assert redis_store.base == f"{redis_store.prefix}{{{tag}}}:"
+    g = new_game_id("chat")
+    p = f"{redis_store.prefix}{{{tag}.{zlib.crc32(b'chat') % 1024}}}:"
+    assert redis_store.bucket_base("chat") == redis_store.bucket_base(g) == p
+    redis_store.create(g, b"\x00data", channel="chat")
+    redis_store.schedule(g, 123.5)
     raw = redis.Redis.from_url(redis_url)
     try:
-        game = raw.hgetall(f"{p}game:g")
+        game = raw.hgetall(f"{p}game:{g}")
         assert game[b"rev"] == b"1"
         assert game[b"data"] == b"\x00data"
         assert game[b"channel"] == b"chat"
-        assert raw.get(f"{p}chan:chat") == b"g"
-        assert raw.zscore(f"{p}due", "g") == 123.5
-        assert 0 < raw.ttl(f"{p}game:g") <= STORE_TTL
+        assert raw.get(f"{p}chan:chat") == g.encode()
+        assert raw.zscore(f"{p}due", g) == 123.5
+        assert 0 < raw.ttl(f"{p}game:{g}") <= STORE_TTL
         assert 0 < raw.ttl(f"{p}chan:chat") <= STORE_TTL
-        raw.expire(f"{p}game:g", 100)  # as if much time had passed
+        raw.expire(f"{p}game:{g}", 100)  # as if much time had passed
         raw.expire(f"{p}chan:chat", 100)
-        assert redis_store.save("g", b"again", 1)
-        assert raw.ttl(f"{p}game:g") > 100  # renewed
+        assert redis_store.save(g, b"again", 1)
+        assert raw.ttl(f"{p}game:{g}") > 100  # renewed
         assert raw.ttl(f"{p}chan:chat") > 100
-        assert b"shown" not in raw.hgetall(f"{p}game:g")  # no notes yet
-        raw.expire(f"{p}game:g", 100)
-        assert redis_store.save_shown("g", b"\x00notes", 0)
-        game = raw.hgetall(f"{p}game:g")
+        assert b"shown" not in raw.hgetall(f"{p}game:{g}")  # no notes yet
+        raw.expire(f"{p}game:{g}", 100)
+        assert redis_store.save_shown(g, b"\x00notes", 0)
+        game = raw.hgetall(f"{p}game:{g}")
         assert game[b"shown"] == b"\x00notes"
         assert game[b"srev"] == b"1"
         assert game[b"rev"] == b"2"
-        assert 0 < raw.ttl(f"{p}game:g") <= 100  # the notes do not renew the game
-        assert redis_store.save("g", b"done", 2, due=None, release=True)
-        assert raw.zscore(f"{p}due", "g") is None
+        assert 0 < raw.ttl(f"{p}game:{g}") <= 100  # the notes do not renew the game
+        assert redis_store.save(g, b"done", 2, due=None, release=True)
+        assert raw.zscore(f"{p}due", g) is None
         assert raw.get(f"{p}chan:chat") is None
-        assert raw.hget(f"{p}game:g", "shown") == b"\x00notes"
+        assert raw.hget(f"{p}game:{g}", "shown") == b"\x00notes"
     finally:
         raw.close()
 

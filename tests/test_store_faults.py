@@ -26,6 +26,7 @@ from bot.store import (
     StoreError,
     StoreUnavailable,
 )
+from bot.store.buckets import bucket
 from tests.conftest import StoreFactory
 from tests.local_redis import LocalRedis, redis_binary
 
@@ -112,7 +113,7 @@ def damage(store: Store, factory: StoreFactory, game_id: str, kind: str) -> None
     assert isinstance(store, RedisStore)
     raw = redis.Redis.from_url(factory.target)
     try:
-        key = f"{store.base}game:{game_id}"
+        key = f"{store.bucket_base(game_id)}game:{game_id}"
         assert raw.exists(key)
         if kind == "wrongtype":
             raw.delete(key)
@@ -206,17 +207,20 @@ def test_redis_a_deadlines_key_of_the_wrong_type_is_moved_aside(
     _seven(redis_store, 1_000.0)
     raw = redis.Redis.from_url(redis_url)
     try:
-        due = f"{redis_store.base}due"
+        due = f"{redis_store.bucket_base('g1')}due"  # the deadlines of g1's bucket
         raw.delete(due)
         raw.set(due, b"junk")
+        kept = [f"g{i}" for i in range(7) if bucket(f"g{i}") != bucket("g1")]
+        assert len(kept) >= 5
         with caplog.at_level(logging.WARNING):
-            assert redis_store.claim_due(1e9, lease=10) == []  # its deadlines are lost
+            assert redis_store.claim_due(1e9, lease=10) == kept  # that bucket's are lost
         assert raw.get(f"{due}:damaged") == b"junk"
         assert len(caplog.records) == 1 and caplog.records[0].exc_info is None
         # and the timers work again from the next deadline on
         assert redis_store.save("g1", b"x", 1, due=5.0)
         redis_store.schedule("g2", 6.0)
         assert redis_store.claim_due(10.0, lease=10) == ["g1", "g2"]
+        due = f"{redis_store.bucket_base('g9')}due"
         raw.delete(due)
         raw.set(due, b"junk again")
         assert redis_store.create("g9", b"x", channel="c9", due=7.0)  # create repairs it too
@@ -230,15 +234,16 @@ def test_redis_a_channel_key_of_the_wrong_type_is_no_binding(
 ) -> None:
     raw = redis.Redis.from_url(redis_url)
     try:
-        raw.hset(f"{redis_store.base}chan:c", "x", "y")
+        raw.hset(f"{redis_store.bucket_base('c')}chan:c", "x", "y")
         assert redis_store.load_in("c") is None
         assert redis_store.channel_game("c") is None
         assert redis_store.create("g", b"x", channel="c")
         assert redis_store.load_in("c") == Stored(b"x", 1)
-        raw.delete(f"{redis_store.base}chan:d")
-        raw.rpush(f"{redis_store.base}chan:d", "junk")
+        d = f"{redis_store.bucket_base('d')}chan:d"
+        raw.delete(d)
+        raw.rpush(d, "junk")
         redis_store.release_channel("d", "g")
-        assert not raw.exists(f"{redis_store.base}chan:d")
+        assert not raw.exists(d)
     finally:
         raw.close()
 

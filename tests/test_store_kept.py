@@ -27,6 +27,7 @@ from bot.store import (
     StoreError,
     StoreUnavailable,
 )
+from bot.store.buckets import bucket
 from bot.store.sqlite import SCHEMA_VERSION
 from tests.conftest import StoreFactory
 from tests.counting_store import CountingStore
@@ -290,11 +291,16 @@ def redis_store(redis_url: str) -> Iterator[RedisStore]:
 
 
 def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
-    p = redis_store.base
+    # a chat's kept games under its bucket's hash tag; the indexes that find them
+    # under the channel's and each person's; the kept keys bot-wide
+    at = redis_store.bucket_base
+    p = at("tg:5")
+    assert p == f"{redis_store.prefix}{{{redis_store.prefix.rstrip(':')}.{bucket('tg:5')}}}:"
     assert redis_store.keep(kept("k:1", 10.0, chat="tg:5", channel="tg:5:7"))
     raw = redis.Redis.from_url(redis_url)
     try:
         assert set(raw.hkeys(f"{p}kept")) == {b"k:1"}
+        assert set(raw.hkeys(f"{redis_store.base}kept")) == {b"k:1"}
         assert raw.hgetall(f"{p}stats:k:1") == {
             ANA.encode(): b"k:1/" + ANA.encode(),
             BEN.encode(): b"k:1/" + BEN.encode(),
@@ -303,11 +309,17 @@ def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
         assert raw.smembers(f"{p}person:{ANA}") == {b"k:1"}
         last = raw.hgetall(f"{p}last:tg:5:7")
         assert last[b"game"] == b"game k:1" and float(last[b"finished"]) == 10.0
+        assert raw.get(f"{at('tg:5:7')}lastin:tg:5:7") == b"tg:5"
+        assert raw.smembers(f"{at(ANA)}in:{ANA}") == {str(bucket("tg:5")).encode()}
         keys = set(raw.scan_iter(match=f"{redis_store.prefix}*", count=1000))
         names = ["kept", "stats:k:1", "chat:tg:5", "last:tg:5:7", f"person:{ANA}", f"person:{BEN}"]
-        assert keys == {f"{p}{name}".encode() for name in [*names, "layout"]}
-        for key in keys:
+        chats = {f"{p}{name}".encode() for name in names}
+        others = [f"{redis_store.base}{name}" for name in ("kept", "layout")]
+        others += [f"{at('tg:5:7')}lastin:tg:5:7", f"{at(ANA)}in:{ANA}", f"{at(BEN)}in:{BEN}"]
+        assert keys == chats | {key.encode() for key in others}
+        for key in chats:
             assert key_slot(key) == key_slot(f"{p}game:x".encode())  # one Cluster slot
+        for key in keys:
             assert raw.ttl(key) == -1  # never expires
         assert redis_store.active_games() == 0  # no kept key looks like a channel's
     finally:
@@ -325,7 +337,7 @@ def test_redis_keep_sent_twice_is_done_once(redis_store: RedisStore) -> None:
 def test_redis_a_key_of_the_wrong_type_fails_before_writing(
     redis_store: RedisStore, redis_url: str
 ) -> None:
-    p = redis_store.base
+    p = redis_store.bucket_base("chat")
     raw = redis.Redis.from_url(redis_url)
     try:
         raw.set(f"{p}chat:chat", b"junk")
@@ -372,14 +384,17 @@ def test_redis_kept_games_on_a_cluster_node(tmp_path: Path) -> None:
         try:
             raw.execute_command("CLUSTER", "ADDSLOTS", *range(16384))  # type: ignore[no-untyped-call]
             _wait(lambda: raw.cluster("info")["cluster_state"] == "ok", "the cluster to be ok")
-            with RedisStore(node.url) as s:
+            with RedisStore(node.url, cluster=True) as s:
                 assert s.keep(kept("g1", 10.0, chat="c:1", channel="c:1"))
                 assert s.keep(kept("g2", 20.0, chat="c:1", channel="c:1"))
                 assert s.keep(kept("g1", 10.0)) is False
                 assert s.entries("c:1", since=15.0) == of(kept("g2", 20.0))
                 assert s.last_game("c:1") == b"game g2"
                 assert s.forget(ANA) == 2
-            assert len({raw.cluster("keyslot", key) for key in raw.scan_iter()}) == 1
+            chat = list(raw.scan_iter(match=f"{s.bucket_base('c:1')}*"))
+            assert len(chat) >= 3  # kept, chat:c:1, stats of g2 (g1's were forgotten)
+            assert len({raw.cluster("keyslot", key) for key in chat}) == 1
+            assert len({raw.cluster("keyslot", key) for key in raw.scan_iter()}) > 1
         finally:
             raw.close()
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from bot.store import RedisStore, Shown, Stored, StoreError, StoreUnavailable
+from bot.store import Kept, RedisStore, Shown, Stored, StoreError, StoreUnavailable
+from bot.store.buckets import new_game_id
 from tests.conftest import StoreFactory
 from tests.local_redis import LocalRedis, redis_binary, start_sentinel, stop_redis
 
@@ -198,29 +199,32 @@ def test_the_scripts_run_on_a_cluster_node(cluster_node: LocalRedis) -> None:
         with pytest.raises(redis.exceptions.ClusterCrossSlotError):
             raw.eval("return 1", 2, "a", "b")  # the node checks: this test can fail
         prefix = "ludo:"
-        s = RedisStore(cluster_node.url, prefix=prefix)
+        g, h, k = new_game_id("c"), new_game_id("d"), new_game_id("c")
+        s = RedisStore(cluster_node.url, prefix=prefix, cluster=True)
         with s:
-            assert s.create("g", b"x", channel="c", due=5.0)
-            assert s.create("h", b"y", channel="d")
-            assert s.create("k", b"z", channel="c") is False
+            assert s.create(g, b"x", channel="c", due=5.0)
+            assert s.create(h, b"y", channel="d")
+            assert s.create(k, b"z", channel="c") is False
             assert s.load_in("c") == Stored(b"x", 1)
-            assert s.save("g", b"x2", 1, due=6.0)
-            assert s.save_shown("g", b"n", 0)
-            assert s.channel_game("c") == "g"
-            s.schedule("h", 4.0)
-            assert s.claim_due(10.0, lease=1) == ["h", "g"]
-            s.unschedule("h")
-            assert s.save("g", b"over", 2, due=None, release=True)
-            s.release_channel("d", "h")
-            s.discard("h", "d")
-            assert s.create("k", b"z", channel="c")
-            assert s.load("g") is not None and s.load("h") is None
+            assert s.save(g, b"x2", 1, due=6.0)
+            assert s.save_shown(g, b"n", 0)
+            assert s.channel_game("c") == g
+            s.schedule(h, 4.0)
+            assert s.claim_due(10.0, lease=1) == [h, g]
+            s.unschedule(h)
+            assert s.save(g, b"over", 2, due=None, release=True)
+            s.release_channel("d", h)
+            s.discard(h, "d")
+            assert s.create(k, b"z", channel="c")
+            assert s.load(g) is not None and s.load(h) is None
             assert s.migrate_old_keys() == 0
+            with pytest.raises(StoreError, match="not in the bucket"):
+                s.create("x", b"z", channel="free")  # an id outside the channel's bucket
         keys = list(raw.scan_iter(count=1000))
         assert len(keys) >= 4
         slots = {raw.cluster("keyslot", key) for key in keys}
-        assert len(slots) == 1, keys
-        assert all(key.startswith(b"ludo:{ludo}:") for key in keys)
+        assert len(slots) == 2, keys  # the bot-wide layout key, and the bucket of c
+        assert all(key.startswith(b"ludo:{ludo") for key in keys)
     finally:
         raw.close()
 
@@ -251,13 +255,17 @@ def _old_game(
         raw.set(f"{prefix}chan:{channel}", game_id, px=500_000)
 
 
-def test_games_under_the_old_key_names_are_moved(redis_url: str, prefix: str) -> None:
+@pytest.mark.parametrize("layout", ["before hash tags", "one hash tag"])
+def test_games_under_the_old_key_names_are_moved(redis_url: str, prefix: str, layout: str) -> None:
+    # layout "2" (every key under the one hash tag {ludo}) moves to the buckets like
+    # the names before hash tags did
+    old = prefix if layout == "before hash tags" else f"{prefix}{{{prefix.strip(':')}}}:"
     raw = redis.Redis.from_url(redis_url)
     try:
-        _old_game(raw, prefix, "g", "c", shown="board", srev="2")
-        _old_game(raw, prefix, "h", "d", bound=False)  # its channel was released
-        _old_game(raw, prefix, "k", "e")
-        raw.zadd(f"{prefix}due", {"g": 5.0, "k": 6.0, "ghost": 1.0})
+        _old_game(raw, old, "g", "c", shown="board", srev="2")
+        _old_game(raw, old, "h", "d", bound=False)  # its channel was released
+        _old_game(raw, old, "k", "e")
+        raw.zadd(f"{old}due", {"g": 5.0, "k": 6.0, "ghost": 1.0})
         with RedisStore(redis_url, prefix=prefix) as s:
             assert s.migrated == 3
             assert s.load("g") == Stored(b"old g", 3, Shown(b"board", 2))
@@ -266,14 +274,14 @@ def test_games_under_the_old_key_names_are_moved(redis_url: str, prefix: str) ->
             assert s.channel_game("d") is None
             assert s.claim_due(10.0, lease=100) == ["g", "k"]  # the ghost's deadline is gone
             assert s.save("g", b"new g", 3) and s.save_shown("g", b"b2", 2)
-            assert 0 < raw.pttl(f"{s.base}game:h") <= 500_000  # the expiry came along
-            assert 0 < raw.pttl(f"{s.base}chan:e") <= 500_000
-            assert list(raw.scan_iter(match=f"{prefix}game:*")) == []
-            assert not raw.exists(f"{prefix}due", f"{prefix}chan:c", f"{prefix}chan:e")
-            assert raw.get(f"{s.base}layout") == b"2"
+            assert 0 < raw.pttl(f"{s.bucket_base('h')}game:h") <= 500_000  # the expiry came along
+            assert 0 < raw.pttl(f"{s.bucket_base('e')}chan:e") <= 500_000
+            assert list(raw.scan_iter(match=f"{old}game:*")) == []
+            assert not raw.exists(f"{old}due", f"{old}chan:c", f"{old}chan:e")
+            assert raw.get(f"{s.base}layout") == b"3"
             assert s.create("new", b"x", channel="c") is False  # c is still g's
         # the next store finds the layout key and does not look again ...
-        _old_game(raw, prefix, "late", "f")
+        _old_game(raw, old, "late", "f")
         with RedisStore(redis_url, prefix=prefix) as s:
             assert s.migrated == 0
             assert s.load("late") is None
@@ -296,6 +304,33 @@ def test_an_old_game_whose_id_is_taken_under_the_new_names_goes(
             assert s.load("g") == Stored(b"new", 1)
             assert s.claim_due(10.0, lease=1) == []
             assert not raw.exists(f"{prefix}game:g", f"{prefix}chan:old-channel")
+    finally:
+        raw.close()
+
+
+def test_kept_games_of_layout_2_are_moved_to_their_chats_buckets(
+    redis_url: str, prefix: str
+) -> None:
+    old = f"{prefix}{{{prefix.strip(':')}}}:"
+    raw = redis.Redis.from_url(redis_url)
+    try:
+        # two games kept in chat tg:1 (the second its channel's last), one in tg:2
+        for key, chat, when in (("k1", "tg:1", 10.0), ("k2", "tg:1", 20.0), ("k3", "tg:2", 5.0)):
+            raw.hset(f"{old}kept", key, "tok")
+            raw.hset(f"{old}stats:{key}", mapping={"telegram:1": f"{key}/ana"})
+            raw.zadd(f"{old}chat:{chat}", {key: when})
+            raw.sadd(f"{old}person:telegram:1", key)
+        raw.hset(f"{old}last:tg:1", mapping={"finished": "20.0", "key": "k2", "game": "g2"})
+        raw.sadd(f"{old}named:telegram:1", "tg:1")
+        with RedisStore(redis_url, prefix=prefix) as s:
+            assert s.entries("tg:1") == [("telegram:1", b"k1/ana"), ("telegram:1", b"k2/ana")]
+            assert s.entries("tg:2") == [("telegram:1", b"k3/ana")]
+            assert s.last_game("tg:1") == b"g2"
+            assert not s.keep(Kept("k1", "tg:9", "tg:9", 1.0, b"x", {}))  # kept before
+            left = {f"{old}{name}".encode() for name in ("kept", "layout")}  # bot-wide
+            assert set(raw.scan_iter(match=f"{old}*")) == left
+            assert s.forget("telegram:1", lambda game: b"scrubbed") == 3
+            assert s.entries("tg:1") == [] and s.last_game("tg:1") == b"scrubbed"
     finally:
         raw.close()
 

@@ -53,9 +53,9 @@ def environment(**more: str) -> dict[str, str]:
 class Terminal:
     """``ludo-bot play ARGS`` in a pseudo-terminal: read what it shows, type to it."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, **env_more: str) -> None:
         argv = [*command(), "play", *args]
-        env = environment()
+        env = environment(**env_more)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command, with the terminal as its own
             try:
@@ -129,8 +129,8 @@ Start = Callable[..., Terminal]
 def term() -> Iterator[Start]:
     made: list[Terminal] = []
 
-    def start(*args: str) -> Terminal:
-        made.append(Terminal(*args))
+    def start(*args: str, **env: str) -> Terminal:
+        made.append(Terminal(*args, **env))
         return made[-1]
 
     yield start
@@ -150,9 +150,9 @@ def test_at_a_terminal_the_person_plays_red_on_a_board_in_colour(term: Start) ->
     _, raw = t.expect(ROLL)
     board = ANSI.sub("", raw)
     assert "\x1b[" in raw and "48;5;" in raw  # coloured backgrounds
-    assert "       red        " in board and "      yellow      " in board  # the yards
+    assert "red".center(24) in board and "yellow".center(24) in board  # the yards
     assert all(arrow in board for arrow in "→↓←↑") and "★" in board
-    assert re.search(r" 1 +2 ", board) and re.search(r" 3 +4 ", board)  # the pieces in yard
+    assert re.search(r" R1 +R2 ", board) and re.search(r" Y3 +Y4 ", board)  # the pieces in yard
     assert "▶ " in board and "yellow" in board  # the players beside the board
     # Enter rolls; the person answers when there is a choice, the computer plays yellow
     found = None
@@ -173,7 +173,7 @@ def test_at_a_terminal_the_person_plays_red_on_a_board_in_colour(term: Start) ->
     t.send(f"{offered[0]}\n")
     # the move is made and told, then the board is drawn again
     t.expect(rf"^red (moved|brought) piece {offered[0]} .*[.!]$")
-    _, raw = t.expect(r"^       red        ")
+    _, raw = t.expect("^" + "red".center(24))
     assert "48;5;" in raw[raw.rindex("piece") :]
     # Ctrl-D at a question ends the game politely
     t.expect(f"{ROLL}|{ASK}")
@@ -305,7 +305,7 @@ def test_at_a_terminal_a_person_ends_the_input_and_is_told_goodbye() -> None:
 def test_the_board_has_the_pieces_where_the_image_has_them() -> None:
     from rich.console import Console
 
-    from bot.app.tboard import BOARD_WIDTH, draw_board
+    from bot.app.tboard import BOARD_WIDTH, WIDE, draw_board
     from engine import new_game, track_square
     from renderer import THEMES
     from renderer.geometry import base_slot, start_cell, track_cell
@@ -317,14 +317,14 @@ def test_the_board_has_the_pieces_where_the_image_has_them() -> None:
     assert len(lines) == 15 and all(len(row) == BOARD_WIDTH for row in board)
 
     def at(cell: tuple[int, int]) -> str:
-        return board[cell[0]][cell[1] * 3 : cell[1] * 3 + 3]
+        return board[cell[0]][cell[1] * WIDE : cell[1] * WIDE + WIDE]
 
-    assert at(track_cell(track_square(0, 5))) == "2=3"  # red's tower of pieces 2 and 3
-    assert at(start_cell(3)) == " 1 "  # yellow's piece 1 on blue's start square
-    assert at(start_cell(0)) == " → " and at(start_cell(2)) == " ← "
+    assert at(track_cell(track_square(0, 5))) == "R2R3"  # red's tower of pieces 2 and 3
+    assert at(start_cell(3)) == " Y1 "  # yellow's piece 1 on blue's start square
+    assert at(start_cell(0)) == " →  " and at(start_cell(2)) == " ←  "
     y, _ = base_slot(0, 0)
-    assert " 1 " in board[int(y)][: 6 * 3] and board[int(y)].count("○") == 1  # red 2 is out
-    assert "●" in board[7][18:22] and board[0].startswith("       RED        ")
+    assert " R1 " in board[int(y)][: 6 * WIDE] and board[int(y)].count("○") == 1  # red 2 is out
+    assert "R●" in board[7][6 * WIDE : 9 * WIDE] and board[0].startswith("RED".center(24))
     assert "GREEN" not in "".join(board)  # no green in this game: a grey yard, no name
     panel = [line.plain[BOARD_WIDTH:].strip() for line in lines]
     assert "RED 6" in panel and "▶ RED ●○○○" in panel and "YELLOW ○○○○" in panel
@@ -338,9 +338,79 @@ def test_the_board_has_the_pieces_where_the_image_has_them() -> None:
 
     red, yellow = THEMES["classic"].colours[0], THEMES["classic"].colours[2]
     r, c = start_cell(3)
-    assert colours(r, c * 3 + 1) == (yellow.ink, yellow.main)
+    assert colours(r, c * WIDE + 1) == (yellow.ink, yellow.main)
     assert lines[1].plain[BOARD_WIDTH + 3] == "●"
     assert colours(1, BOARD_WIDTH + 3)[0] == red.dark
     # a narrow terminal: the panel under the board
     narrow = draw_board(state, ("red", 6), str, width=50)
     assert len(narrow) > 15 and len(narrow[0].plain) == BOARD_WIDTH
+
+
+def test_without_colour_every_piece_is_its_colour_initial_and_number(term: Start) -> None:
+    # NO_COLOR: no colour at all, and still every piece told apart (R1, Y2...)
+    t = term(*CHOICE, NO_COLOR="1")
+    _, raw = t.expect(ROLL)
+    assert "48;5;" not in raw and "38;5;" not in raw and "38;2;" not in raw
+    board = ANSI.sub("", raw)
+    for piece in ("R1", "R2", "R3", "R4", "Y1", "Y2", "Y3", "Y4"):
+        assert re.search(rf"(^| ){piece} ", board, re.M), piece
+    t.send("\x04")
+    assert t.wait() == 0
+
+
+def test_stacks_are_legible_in_a_plain_copy() -> None:
+    from rich.console import Console
+
+    from bot.app.tboard import BOARD_WIDTH, WIDE, draw_board
+    from engine import new_game, track_square
+    from renderer.geometry import track_cell
+
+    # classic: any number of pieces on a square. Five on red's square 13 (green's
+    # start), a red and a green piece on square 20, a red piece alone on 2
+    position = {
+        "red": [14, 14, 21, 3],
+        "green": [1, 8, 0, 0],
+        "yellow": [40, 0, 0, 0],
+        "blue": [27, 0, 0, 0],
+    }
+    state = new_game("classic", 4, position=position)
+    for width in (100, 60):  # the panel beside the board, and under it
+        lines = draw_board(state, None, str.upper, width=width)
+        board = [line.plain[:BOARD_WIDTH] for line in lines[:15]]
+
+        def at(square: int, board: list[str] = board) -> str:
+            r, c = track_cell(square)
+            return board[r][c * WIDE : c * WIDE + WIDE]
+
+        assert track_square(0, 14) == track_square(1, 1) == 13
+        assert at(13) == "R1+4"  # the first piece and how many more
+        assert at(track_square(0, 21)) == "R3G2"  # two pieces: both
+        assert at(track_square(0, 3)) == " R4 "
+        listed = [line.plain for line in lines[15:]]
+        assert "R1+4: R1 R2 G1 Y1 B1" in listed  # and the stack listed under the board
+    # the same through a console without colour (what a plain capture keeps)
+    console = Console(no_color=True, width=100, record=True, file=io.StringIO())
+    for line in draw_board(state, ("red", 6), str.upper, width=100):
+        console.print(line)
+    text = console.export_text()
+    assert "R1+4: R1 R2 G1 Y1 B1" in text and "R3G2" in text and " R4 " in text
+
+
+def test_ctrl_c_at_the_terminal_still_writes_the_record(term: Start, tmp_path: Path) -> None:
+    import json
+
+    import engine
+    from bot.hosting.dice import check
+
+    path = tmp_path / "left.json"
+    t = term(*CHOICE, "--record", str(path))
+    t.expect(ROLL)
+    t.send("\n")  # one roll of the person's
+    t.expect(f"{ROLL}|{ASK}")
+    t.send("\x03")
+    t.expect(r"^Bye!$")
+    assert t.wait() == 130
+    record = json.loads(path.read_text())
+    rolls = sum(1 for a in record["actions"] if "roll" in a)
+    assert rolls >= 1 and check(record) == (rolls, [])
+    assert not engine.replay(record).is_over

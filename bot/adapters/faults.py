@@ -7,8 +7,9 @@
 * :func:`handling`: one press or command, counted in ``PRESSES`` by what came of it
   and timed in ``PRESS_SECONDS``.
 * :class:`FaultLog`: a press or a show that failed, logged once: a store failure
-  as a warning line (no traceback; a flood of them during an outage is one warning
-  every :data:`QUIET_SECONDS`), anything else with its traceback.
+  or the platform not answering as a warning line (no traceback; a flood of them
+  during an outage is one warning every :data:`QUIET_SECONDS`), anything else with
+  its traceback.
 """
 
 from __future__ import annotations
@@ -130,21 +131,28 @@ def refused() -> None:
 
 
 class FaultLog:
-    """Logs what failed: a store failure as one warning line, again at most every
-    :data:`QUIET_SECONDS` (the others at debug level); anything else with its
-    traceback, as the bug it is."""
+    """Logs what failed: a store failure, or the platform not answering (the errors
+    ``unanswered``), as one warning line, again at most every :data:`QUIET_SECONDS`
+    (the others at debug level); anything else with its traceback, as the bug it is."""
 
-    def __init__(self, log: logging.Logger) -> None:
+    def __init__(
+        self, log: logging.Logger, unanswered: tuple[type[BaseException], ...] = ()
+    ) -> None:
         self.log = log
-        self._warned = -math.inf
+        self.unanswered = unanswered
+        self._warned = {"store": -math.inf, "platform": -math.inf}
 
     def note(self, error: BaseException, what: str) -> None:
         """``what`` (``"could not show game 1a2b3c4d"``) happened because of ``error``."""
         if isinstance(error, StoreError):
-            now = time.monotonic()
-            level = logging.WARNING if now - self._warned >= QUIET_SECONDS else logging.DEBUG
-            if level == logging.WARNING:
-                self._warned = now
-            self.log.log(level, "%s: the game store failed (%s)", what, one_line(str(error)))
+            kind, why = "store", "the game store failed"
+        elif isinstance(error, self.unanswered):
+            kind, why = "platform", "no answer"
         else:
             self.log.error("%s", what, exc_info=error)
+            return
+        now = time.monotonic()
+        level = logging.WARNING if now - self._warned[kind] >= QUIET_SECONDS else logging.DEBUG
+        if level == logging.WARNING:
+            self._warned[kind] = now
+        self.log.log(level, "%s: %s (%s)", what, why, one_line(str(error)))

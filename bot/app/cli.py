@@ -13,49 +13,36 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from engine import (
-    COLOURS,
-    RULE_SETS,
-    GameState,
-    IllegalAction,
-    LudoError,
-    Move,
-    apply,
-    load_record,
-    move_for,
-    replay,
-    start_of,
-)
-from renderer import DEFAULT_SIZE, THEMES, animate, render_board, render_standings
-from renderer.animate import ANIMATION_SIZE
+from engine import COLOURS, RULE_SETS, LudoError, replay
+from renderer import DEFAULT_SIZE
 
 from ..players import HeuristicPlayer, Policy, RandomPlayer
-from ..present.pictures import picture_words
-from .inputs import read_input
+from .inputs import TOO_DEEP, WRONG_RECORD, read_record, say_wrong
 from .purge import add_forget
+from .records import record_folder, write_records
+from .render import add_render, replay_to_end, writable
 from .simulate import simulate
-from .terminal import CommandError, cmd_play, language_arg, rule_options
+from .terminal import CommandError, cmd_play, rule_options
 from .verify import add_verify
 
 if TYPE_CHECKING:
     from .config import Settings
 
-#: what a record nested too deeply for the JSON reader gets
-TOO_DEEP = "record: the record is nested too deeply to be a game record"
+__all__ = ["build_parser", "cmd_play", "main", "replay_to_end"]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    text = read_input(args.file)
-    if text is None:
-        return 2
+    record = read_record(args.file)
+    if isinstance(record, int):
+        return record
     try:
-        state = replay(text)
+        state = replay(record)
     except LudoError as e:
-        print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)
-        return 1
+        say_wrong(e)
+        return WRONG_RECORD
     except RecursionError:
         print(TOO_DEEP, file=sys.stderr)
-        return 1
+        return WRONG_RECORD
     json.dump(state.summary(), sys.stdout)
     sys.stdout.write("\n")
     return 0
@@ -65,120 +52,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         rng = random.Random(args.seed)
         policy: Policy = HeuristicPlayer(rng) if args.policy == "heuristic" else RandomPlayer(rng)
+        options = rule_options(args.options)
+        folder = None if args.record is None else record_folder(args.record)
         result = simulate(
             args.rules,
             args.games,
             seed=args.seed,
             players=args.players,
-            options=rule_options(args.options),
+            options=options,
             policy=policy,
+            keep=None if folder is None else write_records(folder, args.games),
         )
     except LudoError as e:
-        print(f"ludo-bot: {e}", file=sys.stderr)
-        return 2
+        raise CommandError(str(e)) from None
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
-
-
-def cmd_render(args: argparse.Namespace) -> int:
-    lang = language_arg(args.lang)
-    if lang is None:
-        return 2
-    words = picture_words(lang)
-    text = read_input(args.record)
-    if text is None:
-        return 2
-    names: dict[str, str] = {}
-    for item in args.name or []:
-        colour, sep, name = item.partition("=")
-        if not sep or colour not in COLOURS:
-            print(f"ludo-bot: --name takes COLOUR=NAME, not {item!r}", file=sys.stderr)
-            return 2
-        names[colour] = name
-    size = args.size if args.size is not None else ANIMATION_SIZE if args.animate else DEFAULT_SIZE
-    output = args.output if args.output is not None else "game.gif" if args.animate else "board.png"
-    for target in (output, args.standings):
-        writable(target)
-    try:
-        state, last, rolled = replay_to_end(text)
-        if args.animate:
-            computers = args.computer or ()
-            image = animate(
-                text, names=names, computers=computers, size=size, theme=args.theme, words=words
-            )
-        else:
-            image = render_board(
-                state,
-                names=names,
-                last_move=last,
-                rolled=rolled,
-                size=size,
-                theme=args.theme,
-                words=words,
-            )
-    except LudoError as e:
-        print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)
-        return 1
-    except RecursionError:
-        print(TOO_DEEP, file=sys.stderr)
-        return 1
-    except ValueError as e:  # a bad size or theme
-        print(f"ludo-bot: {e}", file=sys.stderr)
-        return 2
-    try:
-        _write(output, image)
-        if args.standings:
-            _write(
-                args.standings,
-                render_standings(state, names=names, size=size, theme=args.theme, words=words),
-            )
-    except BrokenPipeError:
-        raise
-    except OSError as e:
-        print(f"ludo-bot: cannot write: {e}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def writable(path: str | None) -> None:
-    """Refuse a file that cannot be written (a folder, or in a folder not there),
-    before anything is written."""
-    if path is None or path == "-":
-        return
-    target = Path(path)
-    if target.is_dir():
-        raise CommandError(f"cannot write {path}: it is a folder")
-    if not target.parent.is_dir():
-        folder = str(target.parent)
-        raise CommandError(f"cannot write {path}: the folder {folder!r} does not exist")
-
-
-def _write(path: str, data: bytes) -> None:
-    if path == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    else:
-        Path(path).write_bytes(data)
-
-
-def replay_to_end(text: str) -> tuple[GameState, Move | None, tuple[str, int] | None]:
-    """Replay a record; also return the last move made and the last roll (colour, die)."""
-    record = load_record(text)
-    state = start_of(record)
-    last: Move | None = None
-    rolled: tuple[str, int] | None = None
-    for k, action in enumerate(record.get("actions", [])):
-        try:
-            if isinstance(action, dict) and "move" in action and len(action) == 1:
-                last = move_for(state, action["move"])
-            turn = state.turn
-            state, _ = apply(state, action)
-            if "roll" in action:
-                rolled = (turn, action["roll"])
-        except IllegalAction as e:
-            raise IllegalAction(f"action {k}: {e}", e.reason, e.piece) from None
-    return state, last, rolled
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -193,14 +82,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ..adapters.telegram import AdapterError
     from ..store import StoreError
     from .config import open_configured_store
-    from .runner import NoPlatform, serve
+    from .runner import NoPlatform, check_start, serve
     from .web import WebError
 
     if not (settings.telegram_token or settings.discord_token):  # before the store is made
         raise CommandError("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
+    store = None
     try:
-        store = open_configured_store(settings)
-    except StoreError as e:
+        if settings.uses_redis:  # Redis creates nothing here: it is checked first
+            store = open_configured_store(settings)
+        asyncio.run(check_start(settings))  # the platforms and the port, before any file
+        if store is None:
+            store = open_configured_store(settings)
+    except (AdapterError, DiscordError, StoreError, WebError) as e:
+        if store is not None:
+            store.close()
         raise CommandError(str(e)) from None
     try:
         asyncio.run(serve(settings, store))
@@ -291,6 +187,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="heuristic",
         help="how the computer players choose (default: heuristic)",
     )
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="also write each game's record here (game-0001.json, ...), "
+        "its dice verifiable (made if need be: only the last folder)",
+    )
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
@@ -326,39 +228,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="tell every roll and move (in a pipe only the moves that change the game are told)",
     )
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game's record here when it ends or you leave "
+        "(for ludo-bot replay, render and verify; its dice verifiable)",
+    )
     p.add_argument("--images", metavar="DIR", help="also draw a board image after every move here")
     p.add_argument("--no-images", action="store_true", help="no board images (the default)")
     p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
     p.add_argument("--lang", metavar="LANG", help=LANG_HELP)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser(
-        "render", help="draw the final board of a game record as a PNG (--animate: a GIF)"
-    )
-    p.add_argument("record", help="the record (JSON), or - for standard input")
-    p.add_argument(
-        "-o",
-        "--output",
-        help="the image to write (- for stdout); default board.png, or game.gif with --animate",
-    )
-    p.add_argument("--animate", action="store_true", help="draw the whole game as a GIF")
-    p.add_argument(
-        "--computer",
-        action="append",
-        choices=COLOURS,
-        metavar="COLOUR",
-        help="a colour played by the computer: its moves go faster in --animate (repeatable)",
-    )
-    p.add_argument("--standings", metavar="FILE", help="also write the standings image here")
-    p.add_argument("--name", action="append", metavar="COLOUR=NAME", help="a player's name")
-    p.add_argument(
-        "--size",
-        type=int,
-        help=f"image width in pixels (default {DEFAULT_SIZE}; {ANIMATION_SIZE} with --animate)",
-    )
-    p.add_argument("--theme", choices=sorted(THEMES), default="classic")
-    p.add_argument("--lang", metavar="LANG", help="the language of the words in the images")
-    p.set_defaults(func=cmd_render)
+    add_render(sub)
 
     p = sub.add_parser("run", help="run the chat bot (settings: the environment and .env)")
     p.set_defaults(func=cmd_run)

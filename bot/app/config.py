@@ -68,6 +68,8 @@ class Settings:
     #: Redis Sentinel: the sentinels (host, port) and the name of the master they watch
     redis_sentinels: tuple[tuple[str, int], ...] | None = None
     redis_sentinel_master: str | None = None
+    #: REDIS_URL names a node of a Redis Cluster (redis-py's cluster client)
+    redis_cluster: bool = False
     #: with Sentinel: the password of Redis itself, and of the sentinels (None: none)
     redis_password: str | None = field(default=None, repr=False)
     redis_sentinel_password: str | None = field(default=None, repr=False)
@@ -198,6 +200,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     web_port, web_host = _web(env, webhook is not None, webhook_port, webhook_listen)
     lobby = int(_number(env, "LUDO_LOBBY_MINUTES", 30, 0, MAX_LOBBY_MINUTES, whole=True))
     log_level = _choice(env, "LOG_LEVEL", LOG_LEVELS, "INFO", str.upper)
+    cluster = _choice(env, "REDIS_CLUSTER", ("0", "1"), "0", str.strip) == "1"
+    if cluster and redis_url is None:
+        raise ConfigError("REDIS_CLUSTER=1 needs REDIS_URL (any node of the cluster)")
     log_format = _choice(env, "LOG_FORMAT", LOG_FORMATS, "text", str.lower)
     if redis_url is None and sentinels is None:  # last: the values first, then the disk
         check_database(database)
@@ -217,6 +222,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         redis_url=redis_url,
         redis_sentinels=sentinels,
         redis_sentinel_master=master,
+        redis_cluster=cluster,
         redis_password=env.get("REDIS_PASSWORD", "").strip() or None,
         redis_sentinel_password=env.get("REDIS_SENTINEL_PASSWORD", "").strip() or None,
         database=database,
@@ -347,4 +353,6 @@ def open_configured_store(settings: Settings) -> Store:
             sentinel_password=settings.redis_sentinel_password,
             ttl=settings.game_ttl,
         )
+    if settings.redis_url is not None and settings.redis_cluster:
+        return RedisStore(settings.redis_url, ttl=settings.game_ttl, cluster=True)
     return open_store(settings.redis_url, settings.database, settings.game_ttl)

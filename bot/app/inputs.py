@@ -1,8 +1,28 @@
-"""Reading what a command is given: a file, or standard input for ``-``."""
+"""Reading what a command is given: a file, or standard input for ``-``.
+
+Every command that reads a record keeps one convention for its exit status:
+0 all is well; 1 the record is wrong (not a record, an illegal action, a roll
+the seed does not give); 2 the command line is (a bad argument, a file that
+cannot be read or written).
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
+
+from engine import IllegalAction, LudoError, load_record
+
+
+class CommandError(Exception):
+    """An argument or a file that cannot work; ``ludo-bot`` says the message in one
+    line and exits with status 2."""
+
+
+#: the exit status of a record that is wrong, and of a command line that is
+WRONG_RECORD, WRONG_ARGUMENTS = 1, 2
+#: what a record nested too deeply for the JSON reader gets
+TOO_DEEP = "record: the record is nested too deeply to be a game record"
 
 
 def read_input(name: str) -> str | None:
@@ -18,3 +38,23 @@ def read_input(name: str) -> str | None:
     except UnicodeDecodeError:
         print(f"ludo-bot: cannot read {name}: it is not UTF-8 text", file=sys.stderr)
     return None
+
+
+def read_record(name: str) -> dict[str, Any] | int:
+    """The record in file ``name`` (its shape checked), or the exit status after
+    saying in one line why it cannot be one."""
+    text = read_input(name)
+    if text is None:
+        return WRONG_ARGUMENTS
+    try:
+        return load_record(text)
+    except RecursionError:
+        print(TOO_DEEP, file=sys.stderr)
+    except LudoError as e:
+        say_wrong(e)
+    return WRONG_RECORD
+
+
+def say_wrong(e: LudoError) -> None:
+    """A record's fault in one line: the action and why, or what is wrong with it."""
+    print(str(e) if isinstance(e, IllegalAction) else f"record: {e}", file=sys.stderr)

@@ -18,7 +18,7 @@ from ..store.pace import Limits, Pacer
 from ..store.redis_pace import RedisPacer
 from .config import Settings
 from .health import health_checks, store_kind
-from .web import WebServer, start_web
+from .web import WebServer, check_port, start_web
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,31 @@ def build_adapters(
     return adapters
 
 
+async def check_start(settings: Settings) -> None:
+    """The start checks that need no store, made before the store is opened (and an
+    SQLite file created): each platform asked who the bot is (its token and address),
+    and the web server's port free.  AdapterError or WebError saying what to fix."""
+    if settings.telegram_token:
+        from ..adapters.telegram.watch import check_token
+
+        await check_token(settings.telegram_token, settings.telegram_api_url)
+    if settings.discord_token:
+        from ..adapters.discord.client import DiscordSettings, point_to
+        from ..adapters.discord.connection import check_token as check_discord
+
+        point_to(
+            DiscordSettings(
+                token=settings.discord_token,
+                api_base=settings.discord_api_base,
+                gateway_url=settings.discord_gateway_url,
+            )
+        )
+        await check_discord(settings.discord_token)
+    if settings.web_port is not None:
+        webhook = bool(settings.telegram_token and settings.telegram_webhook_url)
+        await check_port(settings.web_host, settings.web_port, webhook=webhook)
+
+
 def shared_pacer(store: Store) -> Pacer | None:
     """Telegram's send limits kept in Redis when the games are (every worker then keeps
     them together); None: kept in this process."""
@@ -173,7 +198,9 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
     Adapter errors propagate: at start, and while running when an adapter fails for
     good (a token refused, intents disallowed: its ``failed()`` returns the error, one
     line for the operator); then the timers finish their round and every platform is
-    stopped before the error is raised.
+    stopped before the error is raised.  Once running, the start is one line naming
+    each platform's account, and the stop one line saying why (the signal, or the
+    error) and how long stopping took.
     """
     # the limits count beside the games: in Redis for every worker, else in this process
     parts = shared_parts(store)
@@ -187,15 +214,18 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
     for warning in production_warnings(store):
         log.warning("%s", warning)
     stop = stop or asyncio.Event()
+    signalled: list[str] = []
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, _signalled, sig, signalled, stop)
     started: list[Adapter] = []
     timers: asyncio.Future[Any] | None = None
     failures: list[asyncio.Future[Any]] = []
     web: WebServer | None = None
     counting: asyncio.Future[Any] | None = None
+    running = False
+    why = "asked to stop"
     try:
         if settings.web_port is not None:
             # before the platforms: /healthz says 503 while they connect, and a
@@ -212,7 +242,8 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
         for adapter in adapters:
             await adapter.start()
             started.append(adapter)
-        log.info("ludo-bot is running (%d platform(s))", len(started))
+        log.info("ludo-bot is running on %s", " and ".join(map(account, started)))
+        running = True
         timers = asyncio.ensure_future(run_timers(service, started, stop))
         counting = asyncio.ensure_future(count_games(store, stop))
         # an adapter that can fail for good while running says so through failed()
@@ -222,12 +253,21 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
         done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         errors = [f.result() for f in failures if f in done]
         if errors:
+            why = str(errors[0])
             stop.set()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(timers, 10.0)
             raise errors[0]
         await timers
+        why = signalled[0] if signalled else why
+    except asyncio.CancelledError:
+        why = "cancelled"
+        raise
+    except Exception as e:
+        why = str(e) if why == "asked to stop" else why
+        raise
     finally:
+        stopping = loop.time()
         for future in (timers, counting, *failures):
             if future is not None and not future.done():
                 future.cancel()
@@ -236,6 +276,19 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
                 await adapter.stop()
         if web is not None:
             await web.close()
+        if running:
+            log.info("ludo-bot stopped: %s (in %.1f s)", why, loop.time() - stopping)
+
+
+def _signalled(sig: signal.Signals, signalled: list[str], stop: asyncio.Event) -> None:
+    signalled.append(sig.name)
+    stop.set()
+
+
+def account(adapter: Adapter) -> str:
+    """What the start line says of a platform: its name and the bot's account there."""
+    named = getattr(adapter, "account", None)
+    return named() if named is not None else type(adapter).__name__
 
 
 async def count_games(store: Store, stop: asyncio.Event, every: float = GAMES_TICK) -> None:

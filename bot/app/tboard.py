@@ -4,10 +4,16 @@
 exactly this (colours, widths and terminals that cannot show colour), so this
 module only says what goes where.  The board is the 15 x 15 cross of the board
 image (:mod:`renderer.geometry`: the same track, home columns, yards, start and
-star squares), each cell three characters wide: the yards with the pieces in
-their base, the pieces on their squares (numbered, in their colour; two or
-three on a square side by side, more as ``1+3``), the pieces home counted in
-their triangle, and beside the board the last roll and the players.
+star squares), each cell four characters wide: the yards with the pieces in
+their base, the pieces on their squares, the pieces home counted in their
+triangle, and beside the board the last roll and the players.
+
+A piece is its colour's initial and its number, in its colour (``R1``, ``G2``,
+``Y3``, ``B4``: the English initials in every language, as the languages' own
+clash: *verde* and *vermelho*, *azul* and *amarelo*), so the board reads in
+a terminal without colour (``NO_COLOR``) and in a plain copy too.  Two pieces on
+a square show both (``R1G2``); more show the first and how many more
+(``R1+2``), and a line under the board lists them all (``R1+2: R1 G3 Y2``).
 """
 
 from __future__ import annotations
@@ -34,8 +40,8 @@ from renderer.geometry import (
 from renderer.static import star_style
 from renderer.theme import RGB, Palette
 
-#: characters per cell: a square reads about square in a terminal
-WIDE = 3
+#: characters per cell: room for two pieces (``R1G2``)
+WIDE = 4
 #: the board's width in characters
 BOARD_WIDTH = GRID * WIDE
 #: the width the panel beside the board needs (die, players)
@@ -55,6 +61,14 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 Piece = tuple[int, int]  # (colour index, piece index)
+#: each colour's initial on its pieces
+INITIALS = {colour: colour[0].upper() for colour in COLOURS}
+
+
+def label(piece: Piece) -> str:
+    """A piece as the board writes it: ``R1``."""
+    c, i = piece
+    return f"{INITIALS[COLOURS[c]]}{i + 1}"
 
 
 def rgb(colour: RGB) -> str:
@@ -94,7 +108,7 @@ class Canvas:
     def fill(self, cell: tuple[int, int], style: Style, mark: str = " ") -> None:
         """A whole cell in one style, ``mark`` in its middle."""
         r, c = cell
-        self.put(r, c * WIDE, f" {mark} ", style)
+        self.put(r, c * WIDE, f" {mark}".ljust(WIDE), style)
 
     def lines(self) -> list[Text]:
         """The rows, each run of characters in one style written once."""
@@ -144,11 +158,13 @@ def centre_colour(row: int, col: int) -> int:
 
 
 def draw_home(canvas: Canvas, c: int, home: int) -> None:
-    """The pieces home: a dot each in the colour's triangle (a number if too many)."""
+    """The pieces home: the colour's initial and a dot each in its triangle (a number
+    if too many)."""
     y, _ = triangle_centre(c)
     row = int(y)
     cols = [k for k in range(6 * WIDE, 9 * WIDE) if centre_colour(row, k) == c]
-    mark = "●" * home if home <= len(cols) - 1 else str(home)
+    initial = INITIALS[COLOURS[c]]
+    mark = initial + ("●" * home if home <= len(cols) - 2 else str(home))
     at = cols[0] + (len(cols) - len(mark)) // 2
     ink = Style(color=rgb(palette(c).ink), bgcolor=rgb(palette(c).main), bold=True)
     canvas.put(row, at, mark, ink)
@@ -173,44 +189,58 @@ def draw_yard(canvas: Canvas, state: GameState, c: int, name: str) -> None:
     empty = Style(color=main, bgcolor=light)
     for i, p in enumerate(pieces):
         y, x = base_slot(c, i, len(pieces))
-        at = math.floor(x * WIDE - 1)
+        at = math.floor(x * WIDE - 2)
         if p == 0:
-            canvas.put(int(y), at, f" {i + 1} ", piece_style(c))
+            canvas.put(int(y), at, f" {label((c, i))} ", piece_style(c))
         else:  # the empty place, so the yard reads like a rack
-            canvas.put(int(y), at, " ○ ", empty)
+            canvas.put(int(y), at, "  ○ ", empty)
 
 
-def token(here: list[Piece], stacking: str) -> list[tuple[str, Style]]:
-    """The three characters of a square with pieces on it."""
-    (c, i), n = here[0], len(here)
+def token(here: list[Piece]) -> list[tuple[str, Style]]:
+    """The four characters of a square with pieces on it: ``R1``, ``R1G2``, ``R1+2``."""
+    first, n = here[0], len(here)
     if n == 1:
-        return [(f" {i + 1} ", piece_style(c))]
-    if n == 2 and here[1][0] == c and stacking != "free":  # a tower or a barrier
-        s = piece_style(c)
-        return [(f"{i + 1}={here[1][1] + 1}", s)]
-    if n <= 3:
-        gap = [(" ", Style(bgcolor=rgb(THEME.square)))] if n == 2 else []
-        a, *rest = [(str(k + 1), piece_style(col)) for col, k in here]
-        return [a, *gap, *rest]
+        return [(f" {label(first)} ", piece_style(first[0]))]
+    if n == 2:
+        return [(label(piece), piece_style(piece[0])) for piece in here]
     more = Style(color=rgb(THEME.text), bgcolor=rgb(THEME.square), bold=True)
-    return [(str(i + 1), piece_style(c)), (f"+{min(n - 1, 9)}", more)]
+    return [(label(first), piece_style(first[0])), (f"+{min(n - 1, 9)}", more)]
 
 
-def draw_pieces(canvas: Canvas, state: GameState) -> None:
-    """The pieces on the track and in the columns, and the count of those home."""
+def stacks(state: GameState) -> list[Text]:
+    """The squares with more than two pieces, each listed: ``R1+2: R1 G3 Y2``."""
+    out = []
+    for here in squares(state).values():
+        if len(here) > 2:
+            line = Text.assemble(*((text, style) for text, style in token(here)), ":")
+            for piece in here:
+                line.append(" ")
+                line.append(label(piece), piece_style(piece[0]))
+            out.append(line)
+    return out
+
+
+def squares(state: GameState) -> dict[tuple[int, int], list[Piece]]:
+    """The pieces on each cell of the track and the columns."""
     cells: dict[tuple[int, int], list[Piece]] = {}
     for colour, pieces in state.pieces.items():
         c = COLOUR_INDEX[colour]
-        home = sum(1 for p in pieces if p == HOME)
-        if home:
-            draw_home(canvas, c, home)
         for i, p in enumerate(pieces):
             cell = piece_cell(c, p)
             if cell is not None:
                 cells.setdefault(cell, []).append((c, i))
-    for (r, col), here in cells.items():
+    return cells
+
+
+def draw_pieces(canvas: Canvas, state: GameState) -> None:
+    """The pieces on the track and in the columns, and the count of those home."""
+    for colour, pieces in state.pieces.items():
+        home = sum(1 for p in pieces if p == HOME)
+        if home:
+            draw_home(canvas, COLOUR_INDEX[colour], home)
+    for (r, col), here in squares(state).items():
         at = col * WIDE
-        for text, style in token(here, state.options.stacking):
+        for text, style in token(here):
             canvas.put(r, at, text, style)
             at += len(text)
 
@@ -266,8 +296,8 @@ def draw_board(
     lines = canvas.lines()
     side = panel(state, rolled, name)
     if width < BOARD_WIDTH + 2 + PANEL_WIDTH:
-        return lines + side
+        return lines + stacks(state) + side
     for k, extra in enumerate(side[: len(lines)]):
         lines[k].append("  ")
         lines[k].append_text(extra)
-    return lines
+    return lines + stacks(state)

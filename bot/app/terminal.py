@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -34,12 +33,11 @@ from ..present import Text, find_language, language_name, languages, say
 from ..present.catalog import translations
 from ..present.narrate import describe_move, event_texts, one_of, where
 from ..present.pictures import picture_words
+from .inputs import CommandError
+from .records import Recorder, dice_seed, make_folder, record_file, write_record
 from .tboard import draw_board
 
-
-class CommandError(Exception):
-    """An argument or a file that cannot work; ``ludo-bot`` says the message in one
-    line and exits with status 2."""
+__all__ = ["CommandError", "cmd_play", "image_folder", "language_arg", "rule_options"]
 
 
 def rule_options(text: str | None) -> dict[str, Any] | None:
@@ -65,17 +63,9 @@ def image_size(size: int) -> int:
 
 
 def image_folder(path: str) -> Path:
-    """``--images``: the folder for the board images, made if need be."""
-    folder = Path(path)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise CommandError(f"--images {path}: there is a file of that name") from None
-    except OSError as e:
-        raise CommandError(f"--images {path}: cannot make the folder: {e.strerror}") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise CommandError(f"--images {path}: the folder is not writable")
-    return folder
+    """``--images``: the folder for the board images, made if need be (only the last
+    folder: its parent must be there)."""
+    return make_folder("--images", path)
 
 
 def language_arg(code: str | None) -> str | None:
@@ -139,12 +129,15 @@ def cmd_play(
     state = new_game(
         args.rules, args.players, options=rule_options(args.options), turn=rng.choice(state.players)
     )
+    kept = None if args.record is None else record_file(args.record)
     images = None if args.no_images or args.images is None else image_folder(args.images)
     board = Console(file=out, highlight=False, markup=False, emoji=False) if at_terminal else None
     table = Table(state, lang, humans, stdin, out, rng=rng, board=board)
     table.images, table.size = images, args.size
     table.pause = PAUSE if at_terminal and not args.fast else 0.0
     table.verbose = at_terminal or args.verbose
+    if kept is not None:  # dice anyone can verify, repeatable with --seed
+        table.dice = Recorder(state, dice_seed(None if args.seed is None else rng))
     try:
         return table.play()
     except KeyboardInterrupt:  # Ctrl-C: a goodbye, no traceback
@@ -157,6 +150,9 @@ def cmd_play(
         if images is None:
             raise
         raise CommandError(f"cannot write the board images in {images}: {e.strerror}") from None
+    finally:  # the game over, or its player gone: its record
+        if kept is not None and table.dice is not None:
+            write_record(kept, table.dice.record())
 
 
 class Table:
@@ -178,6 +174,8 @@ class Table:
         self.words = picture_words(lang)
         #: the die, and the computer players' choices
         self.rng = rng
+        #: the dice anyone can verify, and the record of the game (``--record``)
+        self.dice: Recorder | None = None
         self.computer = HeuristicPlayer(rng)
         #: where the board is drawn (None: no board, only the story)
         self.board = board
@@ -239,7 +237,7 @@ class Table:
         if s.phase == "roll":
             if person and self.board is not None and not self.roll_asked(s):
                 return None
-            return {"roll": self.rng.randint(1, 6)}
+            return {"roll": self.rng.randint(1, 6) if self.dice is None else self.dice.roll()}
         moves = legal_moves(s)
         if person and len(moves) > 1:
             if self.images is not None:
@@ -271,6 +269,8 @@ class Table:
 
     def shown(self, step: Step) -> None:
         state = self.state
+        if self.dice is not None:
+            self.dice.add(step.action)
         if step.move is not None:
             self.moved = True
             if self.images is not None:

@@ -143,17 +143,35 @@ async def start_web(
     )
     await runner.setup()
     site = _CappedSite(runner, host, port, max_connections)
+    served = _served(bool(routes))
     try:
         await site.start()
     except OSError as e:
         await runner.cleanup()
-        served = (
-            "/healthz, /metrics and the Telegram webhook" if routes else "/healthz and /metrics"
-        )
-        raise WebError(
-            f"cannot serve {served} on {host}:{port} (LUDO_WEB_HOST, LUDO_WEB_PORT): "
-            f"{e.strerror or e}"
-        ) from None
+        raise _cannot_serve(host, port, served, e) from None
     server = WebServer(runner, host, site.port)
-    log.info("health and metrics at %s/healthz and %s/metrics", server.url, server.url)
+    log.info("serving %s at %s", served, server.url)
     return server
+
+
+def _served(webhook: bool) -> str:
+    return "/healthz, /metrics and the Telegram webhook" if webhook else "/healthz and /metrics"
+
+
+def _cannot_serve(host: str, port: int, served: str, e: OSError) -> WebError:
+    return WebError(
+        f"cannot serve {served} on {host}:{port} (LUDO_WEB_HOST, LUDO_WEB_PORT): {e.strerror or e}"
+    )
+
+
+async def check_port(host: str, port: int, *, webhook: bool = False) -> None:
+    """Refuse, before anything is made, a port the web server could not listen on
+    (taken, or not allowed): the WebError :func:`start_web` would raise."""
+    try:
+        server = await asyncio.get_running_loop().create_server(
+            asyncio.Protocol, host, port, reuse_address=True
+        )
+    except OSError as e:
+        raise _cannot_serve(host, port, _served(webhook), e) from None
+    server.close()
+    await server.wait_closed()

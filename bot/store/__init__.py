@@ -16,6 +16,7 @@ from bot.store.base import (
     StoreError,
     StoreUnavailable,
 )
+from bot.store.buckets import new_game_id
 from bot.store.redis import RedisStore
 from bot.store.sqlite import SqliteStore
 
@@ -32,6 +33,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "Stored",
+    "new_game_id",
     "open_store",
 ]
 

@@ -1,30 +1,30 @@
-"""The Redis store: games shared by several workers on several hosts.
+"""The Redis store: games shared by several workers on several hosts, on one
+Redis server (or one behind Sentinel) or on Redis Cluster.
 
-Key layout: every key starts with the store's *base*, ``{prefix}{{tag}}:``,
-where ``prefix`` defaults to ``"ludo:"`` and the tag is the prefix without
-its colons (``ludo:{ludo}:``)::
+Key layout: a game's keys start with the base of its *bucket* (one of 1,024:
+see :mod:`bot.store.buckets`), ``{prefix}{{{tag}.{bucket}}}:`` (``ludo:{ludo.517}:``),
+where ``prefix`` defaults to ``"ludo:"`` and the tag is the prefix without its
+colons; the bot-wide keys start with ``{prefix}{{{tag}}}:`` (:attr:`RedisStore.base`)::
 
-    {base}game:{id}        hash: rev, data (the bytes), channel, exp, tok,
-                           and the adapters' notes: shown (the bytes),
-                           srev (their revision; absent: no notes), stok
-    {base}chan:{channel}   string: the id of the game bound to the channel
-    {base}due              sorted set: game id -> deadline (Unix time)
-    {base}layout           "2": games under older key names were moved here
+    {bucket of id}game:{id}            hash: rev, data (the bytes), channel, exp, tok,
+                                       and the adapters' notes: shown (the bytes),
+                                       srev (their revision; absent: no notes), stok
+    {bucket of channel}chan:{channel}  string: the id of the game bound to the channel
+    {bucket}due                        sorted set: game id -> deadline (Unix time)
+    {base}layout                       "3": games under older key names were moved
 
-and the finished games kept for good, which never expire (``kept``,
-``stats:``, ``chat:``, ``person:``, ``last:``; see :mod:`bot.store.redis_kept`).
+and the finished games kept for good, in their chat's bucket (see
+:mod:`bot.store.redis_kept`).
 
-The ``{tag}`` is a Redis Cluster hash tag: all keys of one store hash to one
-slot, so every script runs on Redis Cluster as on a single server.  Keys
-still start with the prefix (an ACL rule like ``~ludo:*`` keeps working).
+Each bucket is its own Redis Cluster hash tag: the buckets spread over the
+cluster's slots and nodes.  A game made by the service has an id in its
+channel's bucket (:func:`bot.store.buckets.new_game_id`), so each script
+touches one slot; on one server any id works (the scripts find a key's bucket
+with the same CRC-32 in Lua).  ``claim_due`` looks over every bucket at once
+(see :func:`bot.store.redis_layout.claim_due`).
 
-Before hash tags, keys were ``{prefix}game:{id}``, ``{prefix}chan:{channel}``
-and ``{prefix}due``.  The first store opened on a Redis without the
-``layout`` key moves every such game to the new names (its expiry, binding
-and deadline with it; see :func:`bot.store.redis_ops.migrate_old_keys`) and
-sets ``layout``; :meth:`RedisStore.migrate_old_keys` does it again on demand.
-Stop every worker of the older version before starting the new one: the two
-do not see each other's games.
+Older layouts (before hash tags; "2", one hash tag) are moved to the buckets
+by the first store opened (see :func:`bot.store.redis_layout.migrate_old_keys`).
 
 A game key and its channel key carry the store's ttl as a Redis expiry,
 set on create and renewed by every save (the channel key only while it is
@@ -56,20 +56,16 @@ from typing import Any
 
 import redis
 import redis.exceptions
-import redis.sentinel
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
+from bot.store import redis_layout as layout
 from bot.store import redis_ops as ops
 from bot.store import redis_scripts as lua
-from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError, damaged
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError, damaged, unavailable
+from bot.store.buckets import bucket
 from bot.store.redis_kept import KeptGames
-from bot.store.redis_ops import CONNECT_TIMEOUT, SOCKET_TIMEOUT, client_options, redact
+from bot.store.redis_ops import CONNECT_TIMEOUT, SOCKET_TIMEOUT, redact
 
 __all__ = ["CONNECT_TIMEOUT", "SOCKET_TIMEOUT", "RedisStore", "redact"]
-
-#: the value of the ``layout`` key once older key names were looked for
-LAYOUT = b"2"
 
 
 class RedisStore:
@@ -82,13 +78,17 @@ class RedisStore:
         ttl: float = DEFAULT_TTL,
         prefix: str = "ludo:",
         clock: Callable[[], float] = time.time,
+        cluster: bool = False,
     ) -> None:
         self._setup(ttl, prefix, clock)
         self.url = redact(url)
         try:
-            client = redis.Redis.from_url(url, **client_options())
+            client = layout.open_client(url, cluster)
         except ValueError as exc:
             raise StoreError(f"bad Redis URL {self.url!r}: {exc}") from exc
+        except redis.exceptions.RedisError as exc:  # the cluster client asks at once
+            raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
+        self.cluster = cluster
         self._connect(client)
 
     @classmethod
@@ -116,31 +116,26 @@ class RedisStore:
         self._setup(ttl, prefix, clock)
         hosts = ", ".join(f"{host}:{port}" for host, port in sentinels)
         self.url = f"master {master!r} of Sentinel {hosts}"
-        sentinel_kwargs = {
-            "socket_connect_timeout": CONNECT_TIMEOUT,
-            "socket_timeout": SOCKET_TIMEOUT,
-            "retry": Retry(NoBackoff(), 0),
-            "password": sentinel_password,
-        }
-        watch = redis.sentinel.Sentinel(  # type: ignore[no-untyped-call]
-            list(sentinels), sentinel_kwargs=sentinel_kwargs
+        client, self._sentinels = layout.sentinel_client(
+            sentinels, master, password, username, sentinel_password, db
         )
-        client: redis.Redis = watch.master_for(  # type: ignore[no-untyped-call]
-            master, password=password, username=username, db=db, **client_options()
-        )
-        self._sentinels = list(watch.sentinels)
         self._connect(client)
         return self
 
     def _setup(self, ttl: float, prefix: str, clock: Callable[[], float]) -> None:
         if ttl <= 0:
             raise ValueError(f"ttl must be positive, not {ttl!r}")
-        if "{" in prefix or "}" in prefix:
-            raise ValueError(f"the key prefix {prefix!r} must not contain {{ or }}")
+        if "{" in prefix or "}" in prefix or "%" in prefix:
+            raise ValueError(f"the key prefix {prefix!r} must not contain {{, }} or %")
         self.ttl = ttl
         self.prefix = prefix
-        #: what every key starts with: the prefix and the hash tag
-        self.base = f"{prefix}{{{prefix.strip(':') or 'ludo'}}}:"
+        tag = prefix.strip(":") or "ludo"
+        #: what the bot-wide keys start with: the prefix and the bot-wide hash tag
+        self.base = f"{prefix}{{{tag}}}:"
+        #: what the keys of a bucket start with, ``%d`` standing for the bucket
+        self.tmpl = f"{prefix}{{{tag}.%d}}:"
+        #: whether the client is redis-py's Redis Cluster client
+        self.cluster = False
         #: games moved from the older key names when this store opened
         self.migrated = 0
         self._clock = clock
@@ -161,11 +156,11 @@ class RedisStore:
         self._release, self._discard = reg(lua.RELEASE), reg(lua.DISCARD)
         self._schedule, self._claim = reg(lua.SCHEDULE), reg(lua.CLAIM)
         self._migrate = reg(lua.MIGRATE_GAME)
-        self._kept = KeptGames(client, self.base, self.url)
+        self._kept = KeptGames(client, self.base, self.tmpl, self.url)
         try:
             with self._errors():  # fail at start-up, not at the first move
                 client.ping()
-                if client.get(self._key("layout")) != LAYOUT:
+                if client.get(self._key("layout")) != layout.LAYOUT:
                     self._migrate_once()
         except StoreError:
             self.close()
@@ -173,16 +168,14 @@ class RedisStore:
 
     def _migrate_once(self) -> None:
         try:
-            self.migrated = ops.migrate_old_keys(
-                self._client, self.prefix, self.base, self._migrate
-            )
+            self.migrated = layout.migrate_old_keys(self._client, self, self._migrate)
         except redis.exceptions.ResponseError as exc:  # SCAN not allowed (an ACL)
             self._notes.append(
                 f"could not look for games stored by an older ludo-bot under "
                 f"{self.prefix}game:* at Redis {self.url} ({exc})"
             )
             return
-        self._client.set(self._key("layout"), LAYOUT)
+        self._client.set(self._key("layout"), layout.LAYOUT)
 
     # -- plumbing ----------------------------------------------------------
 
@@ -193,18 +186,24 @@ class RedisStore:
             yield
         except redis.exceptions.RedisError as exc:
             raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
+        except redis.exceptions.RedisClusterException as exc:  # no node answers
+            raise unavailable(f"Redis Cluster at {self.url}: {exc}") from exc
 
     def _key(self, kind: str, name: str = "") -> str:
         return f"{self.base}{kind}{name}"
 
+    def bucket_base(self, name: str) -> str:
+        """What the keys of the bucket of ``name`` (a channel or game id) start with."""
+        return self.tmpl % bucket(name)
+
     def _game(self, game_id: str) -> str:
-        return self._key("game:", game_id)
+        return f"{self.bucket_base(game_id)}game:{game_id}"
 
     def _chan(self, channel: str) -> str:
-        return self._key("chan:", channel)
+        return f"{self.bucket_base(channel)}chan:{channel}"
 
-    def _due(self) -> str:
-        return self._key("due")
+    def _due(self, game_id: str) -> str:
+        return f"{self.bucket_base(game_id)}due"
 
     def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         with self._errors():
@@ -218,17 +217,22 @@ class RedisStore:
     def _create_once(
         self, game_id: str, data: bytes, channel: str, token: str, due: float | None = None
     ) -> bool:
+        if self.cluster and bucket(game_id) != bucket(channel):
+            raise StoreError(
+                f"game id {game_id!r} is not in the bucket of channel {channel!r} "
+                "(on Redis Cluster ids come from bot.store.buckets.new_game_id)"
+            )
         now = self._clock()
         done = self._run(
             self._create,
-            [self._game(game_id), self._chan(channel), self._due()],
+            [self._game(game_id), self._chan(channel), self._due(game_id)],
             [
                 bytes(data),
                 channel,
                 repr(now),
                 repr(now + self.ttl),
                 self._ttl_ms,
-                self.base,
+                self.tmpl,
                 game_id,
                 token,
                 "" if due is None else repr(float(due)),
@@ -248,7 +252,7 @@ class RedisStore:
         return ops.read_game(game_id, list(found), self._clock())
 
     def load_in(self, channel: str) -> Stored | None:
-        found = self._run(self._load_in, [self._chan(channel)], [self.base])
+        found = self._run(self._load_in, [self._chan(channel)], [self.tmpl])
         if not found:
             return None
         game_id = bytes(found[0]).decode(errors="replace")
@@ -286,14 +290,14 @@ class RedisStore:
         now = self._clock()
         done = self._run(
             self._save,
-            [self._game(game_id), self._due()],
+            [self._game(game_id), self._due(game_id)],
             [
                 str(int(rev)),
                 bytes(data),
                 repr(now),
                 repr(now + self.ttl),
                 self._ttl_ms,
-                self.base,
+                self.tmpl,
                 game_id,
                 token,
                 when,
@@ -315,37 +319,34 @@ class RedisStore:
 
     def channel_game(self, channel: str) -> str | None:
         found = self._run(
-            self._channel_game, [self._chan(channel)], [channel, repr(self._clock()), self.base]
+            self._channel_game, [self._chan(channel)], [channel, repr(self._clock()), self.tmpl]
         )
         return None if found is None else bytes(found).decode(errors="replace")
 
     def active_games(self) -> int:
         with self._errors():
-            return sum(1 for _ in self._client.scan_iter(match=self._chan("*"), count=1000))
+            return layout.count_bound(self._client, self.tmpl)
 
     def release_channel(self, channel: str, game_id: str) -> None:
         self._run(self._release, [self._chan(channel)], [game_id])
 
     def discard(self, game_id: str, channel: str) -> None:
-        keys = [self._game(game_id), self._chan(channel), self._due()]
-        self._run(self._discard, keys, [game_id, self.base])
+        keys = [self._game(game_id), self._chan(channel), self._due(game_id)]
+        self._run(self._discard, keys, [game_id, self.tmpl])
 
     def schedule(self, game_id: str, due: float) -> None:
-        self._run(self._schedule, [self._due()], [game_id, repr(float(due))])
+        self._run(self._schedule, [self._due(game_id)], [game_id, repr(float(due))])
 
     def unschedule(self, game_id: str) -> None:
-        self._run(self._schedule, [self._due()], [game_id, ""])
+        self._run(self._schedule, [self._due(game_id)], [game_id, ""])
 
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         if limit <= 0:
             return []
-        out, bad, moved = self._run(
-            self._claim,
-            [self._due()],
-            [repr(float(now)), repr(self._clock()), repr(float(now + lease)), limit, self.base],
-        )
-        ops.report_claim(self._due(), list(bad), bool(moved))
-        return [bytes(i).decode(errors="replace") for i in out]
+        with self._errors():
+            return layout.claim_due(
+                self._client, self._claim, self.tmpl, now, self._clock(), lease, limit
+            )
 
     def keep(self, kept: Kept) -> bool:
         return self._kept.keep(kept)
@@ -367,22 +368,17 @@ class RedisStore:
     # -- operations --------------------------------------------------------
 
     def production_warnings(self) -> list[str]:
-        """One plain line for each reason this Redis may lose games: no
-        persistence (appendonly no and no save points), snapshots only, or a
-        maxmemory-policy that may evict keys (anything but noeviction: every
-        game key carries an expiry, so volatile-* policies evict them too);
-        a line saying what cannot be checked when CONFIG (or INFO) is not
-        allowed; and one if older keys could not be looked for.  Empty: all
-        is well.  Raises StoreUnavailable if Redis cannot be reached."""
+        """One plain line for each reason this Redis may lose games (see
+        :func:`bot.store.redis_ops.production_warnings`), and one if older keys
+        could not be looked for.  Raises StoreUnavailable if Redis cannot be reached."""
         with self._errors():
             return ops.production_warnings(self._client, self.url) + self._notes
 
     def migrate_old_keys(self) -> int:
-        """Move the games stored under the key names of ludo-bot before hash
-        tags to the current ones; the number moved.  Done on its own by the
-        first store opened on a Redis (see the module docstring)."""
+        """Move the games under older key names to the buckets; the number moved
+        (see :func:`bot.store.redis_layout.migrate_old_keys`)."""
         with self._errors():
-            return ops.migrate_old_keys(self._client, self.prefix, self.base, self._migrate)
+            return layout.migrate_old_keys(self._client, self, self._migrate)
 
     def __enter__(self) -> RedisStore:
         return self

@@ -2,17 +2,27 @@
 behind ``keep``, ``last_game``, ``entries`` and ``forget`` (see
 :class:`bot.store.base.Store`).
 
-Key layout, under the store's base (``ludo:{ludo}:``, with its Redis Cluster
-hash tag), none of them with an expiry::
+Key layout: under the base of the bucket of the game's *chat* (``ludo:{ludo.517}:``,
+see :mod:`bot.store.buckets`), so that each chat's kept games share one Redis
+Cluster slot and the chats spread over the cluster; none of them with an expiry::
 
-    {base}kept              hash: kept key -> the token of the keep that wrote it
-    {base}stats:{key}       hash: who played a seat -> its stats entry (bytes)
-    {base}chat:{chat}       sorted set: kept key -> the Unix time it finished
-    {base}person:{who}      set: the kept keys with an entry of ``who``
-    {base}last:{channel}    hash: finished, key, game (the bytes) of the
-                            channel's game that finished last
-    {base}named:{who}       set: the channels whose last game named ``who``
-                            (when it became their last: a later one may not)
+    {chat's}kept              hash: kept key -> the token of the keep that wrote it
+    {chat's}stats:{key}       hash: who played a seat -> its stats entry (bytes)
+    {chat's}chat:{chat}       sorted set: kept key -> the Unix time it finished
+    {chat's}person:{who}      set: the kept keys of this bucket with an entry of ``who``
+    {chat's}last:{channel}    hash: finished, key, game (the bytes) of the
+                              channel's game that finished last
+    {chat's}named:{who}       set: the channels whose last game named ``who``
+                              (when it became their last: a later one may not)
+
+and, outside the chat's bucket::
+
+    {who's}in:{who}              set: the buckets with a kept game of ``who``
+                                 (written first: forget must find them all)
+    {channel's}lastin:{channel}  string: the chat of the channel's last game
+    {base}kept                   hash: every kept key -> its token, bot-wide
+                                 (written last; a key kept in another chat
+                                 is refused before anything is written)
 
 Each name ends in its one free part (a key, chat, person or channel) after a
 kind that no other kind of the store starts with, so two names never meet
@@ -39,17 +49,21 @@ import redis.exceptions
 
 from bot.store import redis_ops as ops
 from bot.store import redis_scripts as lua
-from bot.store.base import Kept, Scrub
+from bot.store.base import Kept, Scrub, unavailable
+from bot.store.buckets import bucket
 
 
 class KeptGames:
-    """The finished games kept in the Redis of ``client``, under ``base``;
-    ``where`` names that Redis in errors (its URL without password)."""
+    """The finished games kept in the Redis of ``client``, under the bucket bases
+    made from ``tmpl`` (``%d`` for the bucket); ``where`` names that Redis in errors
+    (its URL without password)."""
 
-    def __init__(self, client: redis.Redis, base: str, where: str) -> None:
+    def __init__(self, client: Any, base: str, tmpl: str, where: str) -> None:
         self.client = client
-        self.base = base
+        self.tmpl = tmpl
         self.where = where
+        #: every kept key, bot-wide (see the module docstring)
+        self.marks = f"{base}kept"
         reg = client.register_script
         self._keep, self._entries, self._forget, self._scrub = (
             reg(lua.KEEP),
@@ -65,35 +79,54 @@ class KeptGames:
             yield
         except redis.exceptions.RedisError as exc:
             raise ops.translate(exc, self.where, ops.SOCKET_TIMEOUT) from exc
+        except redis.exceptions.RedisClusterException as exc:  # no node answers
+            raise unavailable(f"Redis Cluster at {self.where}: {exc}") from exc
 
-    def _key(self, kind: str, name: str = "") -> str:
-        return f"{self.base}{kind}{name}"
+    def _at(self, name: str) -> str:
+        """The base of the bucket of ``name`` (a chat, channel or person)."""
+        return self.tmpl % bucket(name)
 
     def keep(self, kept: Kept) -> bool:
         return self.keep_once(kept, os.urandom(12).hex())
 
     def keep_once(self, kept: Kept, token: str) -> bool:
         """``keep`` marked with ``token`` (the same token again: the same keep)."""
+        at = self._at(kept.chat)
         who = list(kept.entries)
         keys = [
-            self._key("kept"),
-            self._key("stats:", kept.key),
-            self._key("chat:", kept.chat),
-            self._key("last:", kept.channel),
-            *(self._key("person:", person) for person in who),
-            *(self._key("named:", person) for person in kept.people),
+            f"{at}kept",
+            f"{at}stats:{kept.key}",
+            f"{at}chat:{kept.chat}",
+            f"{at}last:{kept.channel}",
+            *(f"{at}person:{person}" for person in who),
+            *(f"{at}named:{person}" for person in kept.people),
         ]
         args: list[Any] = [token, kept.key, repr(float(kept.finished)), bytes(kept.game)]
         args += [kept.channel, len(who)]
         for person in who:
             args += [person, bytes(kept.entries[person])]
         with self._errors():
-            return bool(self._keep(keys=keys, args=args))
+            done = self.client.hget(self.marks, kept.key)  # kept in another chat?
+            if done is not None:
+                return bool(done == token.encode())
+            pipe = self.client.pipeline(transaction=False)
+            for person in {*who, *kept.people}:  # first: forget must find this bucket
+                pipe.sadd(f"{self._at(person)}in:{person}", bucket(kept.chat))
+            pipe.execute()
+            if not self._keep(keys=keys, args=args):
+                return False
+            self.client.set(f"{self._at(kept.channel)}lastin:{kept.channel}", kept.chat)
+            self.client.hsetnx(self.marks, kept.key, token)
+            return True
 
     def last_game(self, channel: str) -> bytes | None:
         with self._errors():
+            chat = self.client.get(f"{self._at(channel)}lastin:{channel}")
+            if not isinstance(chat, bytes):
+                return None
             try:
-                found = self.client.hget(self._key("last:", channel), "game")
+                at = self._at(chat.decode(errors="replace"))
+                found = self.client.hget(f"{at}last:{channel}", "game")
             except redis.exceptions.ResponseError as exc:
                 if str(exc).startswith("WRONGTYPE"):
                     return None  # no last game there: the next keep replaces it
@@ -101,10 +134,9 @@ class KeptGames:
         return found if isinstance(found, bytes) else None
 
     def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
+        at = self._at(chat)
         with self._errors():
-            found = self._entries(
-                keys=[self._key("chat:", chat)], args=[repr(float(since)), self.base]
-            )
+            found = self._entries(keys=[f"{at}chat:{chat}"], args=[repr(float(since)), at])
         out: list[tuple[str, bytes]] = []
         for flat in found[1::2]:  # [key, [who, entry, ...], key, ...]
             pairs = sorted(zip(flat[::2], flat[1::2], strict=True))
@@ -112,22 +144,29 @@ class KeptGames:
         return out
 
     def forget(self, person: str, scrub: Scrub | None = None) -> int:
-        named = self._key("named:", person)
+        index = f"{self._at(person)}in:{person}"
+        forgotten = 0
         with self._errors():
-            if scrub is not None:
-                for channel in self._named(named):
-                    last = self._key("last:", channel.decode(errors="replace"))
-                    found = self._read_last(last)
-                    new = scrub(found[1]) if found is not None else None
-                    if found is not None and new is not None:
-                        self._scrub(keys=[last], args=[found[0], new])
-            return int(
-                self._forget(keys=[self._key("person:", person), named], args=[person, self.base])
-            )
+            for b in self._members(index):
+                if not b.isdigit():
+                    continue
+                at = self.tmpl % int(b)
+                named = f"{at}named:{person}"
+                if scrub is not None:
+                    for channel in self._members(named):
+                        last = f"{at}last:{channel.decode(errors='replace')}"
+                        found = self._read_last(last)
+                        new = scrub(found[1]) if found is not None else None
+                        if found is not None and new is not None:
+                            self._scrub(keys=[last], args=[found[0], new])
+                keys = [f"{at}person:{person}", named]
+                forgotten += int(self._forget(keys=keys, args=[person, at]))
+            self.client.delete(index)
+        return forgotten
 
-    def _named(self, named: str) -> list[bytes]:
+    def _members(self, key: str) -> list[bytes]:
         try:
-            found = self.client.smembers(named)
+            found = self.client.smembers(key)
         except redis.exceptions.ResponseError as exc:
             if str(exc).startswith("WRONGTYPE"):
                 return []

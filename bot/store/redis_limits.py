@@ -1,7 +1,7 @@
 """The limits kept in Redis, shared by every worker on it (see :mod:`bot.store.limits`).
 
-Keys, under the store's base (``ludo:{ludo}:``, the same hash tag as the games'
-keys, so the script runs on Redis Cluster too)::
+Keys, under the store's bot-wide base (``ludo:{ludo}:``: one hash tag, so the
+script that takes a person's and a chat's budgets at once runs on Redis Cluster)::
 
     {base}rl:{bucket}      string: the time the bucket is full again (Redis' clock)
     {base}rl:t:{bucket}    string "1": told of that bucket, for TELL_EVERY seconds

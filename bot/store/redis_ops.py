@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -260,24 +259,3 @@ def _text(value: Any) -> str:
 def glob_escape(text: str) -> str:
     """``text`` as a literal in a SCAN MATCH pattern."""
     return re.sub(r"([*?\[\]\\])", r"\\\1", text)
-
-
-def migrate_old_keys(client: redis.Redis, prefix: str, base: str, move: Callable[..., Any]) -> int:
-    """Move the games stored under the key names used before hash tags
-    (``{prefix}game:{id}``, ``{prefix}chan:{channel}``, ``{prefix}due``) to
-    the names under ``base``, with their expiry, channel binding and
-    deadline; the number of games moved.  ``move`` is the registered
-    MIGRATE_GAME script.  Deadlines left in the old sorted set belong to
-    games that are gone, and go with it."""
-    old_game = prefix.encode() + b"game:"
-    moved = 0
-    for key in client.scan_iter(match=glob_escape(prefix) + "game:*", count=1000):
-        game_id = bytes(key)[len(old_game) :]
-        moved += int(
-            move(
-                keys=[key, base.encode() + b"game:" + game_id, f"{prefix}due", f"{base}due"],
-                args=[game_id, f"{prefix}chan:", f"{base}chan:"],
-            )
-        )
-    client.delete(f"{prefix}due")
-    return moved

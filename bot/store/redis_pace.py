@@ -4,8 +4,9 @@
 One script takes a call's right atomically: it reads the chat's and the bot's
 theoretical arrival times, and only if both paces allow the call moves both
 on; otherwise it answers how long to wait.  Time is Redis's own (``TIME``),
-so workers whose clocks differ still agree.  Keys, under the store's base
-(with its Redis Cluster hash tag)::
+so workers whose clocks differ still agree.  Keys, under the store's bot-wide
+base (one Redis Cluster hash tag: the script moves a chat's pace and the bot's
+together)::
 
     {base}pace:{platform}:{chat}   string: the chat's theoretical arrival time (ms)
     {base}pace:{platform}          string: the bot's

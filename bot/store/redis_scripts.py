@@ -7,6 +7,8 @@ way keeps its writes): a damaged game record makes it answer "no" for that
 game, never fail.
 """
 
+from bot.store.buckets import LUA_BUCKET
+
 # Shared by the scripts.
 #
 # num(s): s as a finite number if it is written as one (as Python writes a
@@ -19,7 +21,9 @@ game, never fail.
 #
 # fix_due(k): the deadlines key, moved aside (to k .. ':damaged') if
 # something other than a sorted set took its place; 1 if it was moved.
-HELPERS = """
+HELPERS = (
+    LUA_BUCKET
+    + """
 local function num(s)
   if type(s) ~= 'string' then return nil end
   if not (string.match(s, '^%-?%d+%.?%d*$') or string.match(s, '^%-?%d+%.?%d*[eE][%+%-]?%d+$')) then
@@ -50,6 +54,7 @@ local function fix_due(k)
   return 0
 end
 """
+)
 
 # KEYS: game key, channel key, due key
 # ARGV: data, channel, now, exp, ttl_ms, base, game_id, token, due ('' for none)
@@ -66,14 +71,14 @@ end
 if st == 'bad' then return 0 end
 local bound = redis.pcall('GET', KEYS[2])
 if type(bound) == 'string' then
-  local bst, bg = state(ARGV[6] .. 'game:' .. bound, now)
+  local bst, bg = state(at(ARGV[6], bound) .. 'game:' .. bound, now)
   if bst == 'ok' and bg[4] == ARGV[2] then return 0 end
   if bst == 'bad' and (not bg[4] or bg[4] == ARGV[2]) then return 0 end
 end
 -- leftovers of an expired game with this id: its channel binding (its notes
 -- and deadline go below)
 if g[4] and g[4] ~= ARGV[2] then
-  local ok = ARGV[6] .. 'chan:' .. g[4]
+  local ok = at(ARGV[6], g[4]) .. 'chan:' .. g[4]
   if redis.pcall('GET', ok) == ARGV[7] then redis.call('DEL', ok) end
 end
 fix_due(KEYS[3])
@@ -105,7 +110,7 @@ if g[1] ~= ARGV[1] then return 0 end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'exp', ARGV[4], 'tok', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-local ck = ARGV[6] .. 'chan:' .. g[4]
+local ck = at(ARGV[6], g[4]) .. 'chan:' .. g[4]
 if redis.pcall('GET', ck) == ARGV[7] then
   if ARGV[10] == '1' then
     redis.call('DEL', ck)
@@ -146,14 +151,17 @@ return 1
 # ARGV: base
 # false (nothing bound), {id, 'wrongtype'} (the game key is no hash), or
 # {id, 'hash', rev, data, exp, channel, shown, srev}: read by the Python side.
-LOAD_IN = """
+LOAD_IN = (
+    LUA_BUCKET
+    + """
 local id = redis.pcall('GET', KEYS[1])
 if type(id) ~= 'string' then return false end
-local g = redis.pcall('HMGET', ARGV[1] .. 'game:' .. id,
+local g = redis.pcall('HMGET', at(ARGV[1], id) .. 'game:' .. id,
                       'rev', 'data', 'exp', 'channel', 'shown', 'srev')
 if g['err'] then return {id, 'wrongtype'} end
 return {id, 'hash', g[1], g[2], g[3], g[4], g[5], g[6]}
 """
+)
 
 # KEYS: channel key
 # ARGV: channel, now, base
@@ -162,7 +170,7 @@ CHANNEL_GAME = (
     + """
 local id = redis.pcall('GET', KEYS[1])
 if type(id) ~= 'string' then return false end
-local st, g = state(ARGV[3] .. 'game:' .. id, tonumber(ARGV[2]))
+local st, g = state(at(ARGV[3], id) .. 'game:' .. id, tonumber(ARGV[2]))
 if st == 'ok' and g[4] == ARGV[1] then return id end
 if st == 'bad' and (not g[4] or g[4] == ARGV[1]) then return id end
 return false
@@ -180,10 +188,12 @@ return 1
 
 # KEYS: game key, channel key, due key
 # ARGV: game_id, base
-DISCARD = """
+DISCARD = (
+    LUA_BUCKET
+    + """
 local ch = redis.pcall('HGET', KEYS[1], 'channel')
 if type(ch) == 'string' then
-  local ck = ARGV[2] .. 'chan:' .. ch
+  local ck = at(ARGV[2], ch) .. 'chan:' .. ch
   if ck ~= KEYS[2] and redis.pcall('GET', ck) == ARGV[1] then redis.call('DEL', ck) end
 end
 local b = redis.pcall('GET', KEYS[2])
@@ -192,6 +202,7 @@ redis.call('DEL', KEYS[1])
 if redis.call('TYPE', KEYS[3])['ok'] == 'zset' then redis.call('ZREM', KEYS[3], ARGV[1]) end
 return 1
 """
+)
 
 # KEYS: due key
 # ARGV: game_id, due ('' to remove the deadline)
@@ -210,7 +221,8 @@ return 1
 
 # KEYS: due key
 # ARGV: now (deadlines), clock now (expiry), new score (now + lease), limit, base
-# {claimed ids, ids of damaged games skipped, 1 if the due key was moved aside}
+# {claimed ids, ids of damaged games skipped, 1 if the due key was moved aside,
+#  the claimed ids' deadlines}
 CLAIM = (
     HELPERS
     + """
@@ -235,8 +247,12 @@ while #out < limit do
   offset = offset + #ids
 end
 for _, id in ipairs(dead) do redis.call('ZREM', KEYS[1], id) end
-for _, id in ipairs(out) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
-return {out, bad, moved}
+local scores = {}
+for i, id in ipairs(out) do
+  scores[i] = redis.call('ZSCORE', KEYS[1], id)
+  redis.call('ZADD', KEYS[1], ARGV[3], id)
+end
+return {out, bad, moved, scores}
 """
 )
 
@@ -245,7 +261,9 @@ return {out, bad, moved}
 # KEYS: old game key, new game key, old due key, new due key
 # ARGV: game_id, old channel key prefix, new channel key prefix
 # 1 if moved, 0 if there was nothing to move or a game with the id is there already.
-MIGRATE_GAME = """
+MIGRATE_GAME = (
+    LUA_BUCKET
+    + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local ch = redis.pcall('HGET', KEYS[1], 'channel')
 local oc = nil
@@ -265,13 +283,14 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
 end
 redis.call('RENAME', KEYS[1], KEYS[2])
 if oc then
-  local nc = ARGV[3] .. ch
+  local nc = at(ARGV[3], ch) .. 'chan:' .. ch
   if redis.call('EXISTS', nc) == 0 then redis.call('RENAME', oc, nc) else redis.call('DEL', oc) end
 end
 local t = redis.call('TYPE', KEYS[4])['ok']
 if score and (t == 'zset' or t == 'none') then redis.call('ZADD', KEYS[4], score, ARGV[1]) end
 return 1
 """
+)
 
 # -- finished games, kept for good (see bot.store.redis_kept) ------------------------
 

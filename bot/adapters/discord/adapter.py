@@ -38,11 +38,12 @@ from ...present import (
 from ...service import GameService, Outcome
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
+from ..reach import within
 from ..reconcile import Reconciler
 from .after import AfterGame
 from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
-from .connection import connected, fatal_error
+from .connection import UNANSWERED, ReconnectFilter, account, connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
@@ -52,8 +53,9 @@ log = logging.getLogger(__name__)
 
 #: answer directly if the work is this quick, else defer first (Discord allows 3 s)
 QUICK = 2.0
-#: how long ``stop`` lets the interactions being handled finish
-DRAIN = 10.0
+#: how long ``stop`` lets the interactions being handled finish and each of its other
+#: steps take (while Discord does not answer: the second)
+DRAIN, STOP_GRACE = 5.0, 0.4
 
 
 class DiscordAdapter:
@@ -73,13 +75,14 @@ class DiscordAdapter:
         point_to(settings)
         self.client = LudoClient(self, settings)
         self.reconciler = Reconciler(service)
+        self.reconnects = ReconnectFilter(self.client.reach)
         self._task: asyncio.Task[None] | None = None
         self._working = 0
         self._idle = asyncio.Event()
         self._idle.set()
         #: the error that ended the connection for good (see :meth:`failed`)
         self.fatal = Fatal()
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, UNANSWERED)
         self._stopping = False
         #: replays drawn in a pool of their own (shared by a process's adapters)
         self.drawing = drawing if drawing is not None else Drawing()
@@ -100,6 +103,7 @@ class DiscordAdapter:
         except (discord.HTTPException, OSError) as e:
             await self.client.close()
             raise AdapterError(f"cannot reach Discord: {e}") from None
+        self.reconnects.install()  # discord.py's reconnections: a warning an outage
         self._task = asyncio.create_task(self.client.connect())
         ready = asyncio.create_task(self.client.wait_until_ready())
         done, _ = await asyncio.wait(
@@ -118,6 +122,10 @@ class DiscordAdapter:
             raise error from None
         self._task.add_done_callback(self._ended)
 
+    def account(self) -> str:
+        """The bot's account, for the start line: ``Discord name#1234 (id ...)``."""
+        return account(self.client.user)
+
     def _ended(self, task: asyncio.Task[None]) -> None:
         """The connection ended: unless the bot is stopping, for good (a token reset,
         intents disallowed): :meth:`failed` says why."""
@@ -132,15 +140,18 @@ class DiscordAdapter:
         return await self.fatal.wait()
 
     async def stop(self) -> None:
-        """Let the interactions being handled finish (a little while), then disconnect."""
+        """Let the interactions being handled finish (a little while; hardly at all while
+        Discord does not answer), then disconnect."""
         self._stopping = True
+        self.client.reach.stopping()
+        grace = STOP_GRACE if self.client.reach.down else DRAIN
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.quiet(), DRAIN)
-        await self.client.close()
-        if self._task is not None:
-            with contextlib.suppress(Exception):  # closing anyway
-                await asyncio.wait_for(self._task, 10)
+            await asyncio.wait_for(self.quiet(), grace)
+        await within(self.client.close(), grace, "closing the connection", log)
+        if self._task is not None:  # closing anyway: a wait to reconnect is cut short
+            await within(self._task, grace, "ending the gateway connection", log)
         connected(False)
+        self.reconnects.remove()
 
     async def quiet(self) -> None:
         """Wait until no interaction (or timer's move) is being handled, nor a replay drawn."""

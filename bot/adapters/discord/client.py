@@ -19,6 +19,7 @@ from discord import app_commands
 
 from ...hosting import Intent
 from ...present import Text, find_language, say
+from ..reach import Reach
 from .connection import connected, rate_limit_trace
 from .limited import Entrance, Limiter
 from .translator import (
@@ -180,6 +181,8 @@ class LudoClient(discord.AutoShardedClient):
         )
         self.adapter = adapter
         self.settings = settings
+        #: whether Discord answers (an outage: a warning when it begins, one when it ends)
+        self.reach = Reach("Discord", log)
         #: the rate limits every interaction passes first (see :mod:`.limited`)
         self.entrance = Entrance(settings.limiter)
         self.tree: app_commands.CommandTree[LudoClient] = LudoTree(self)
@@ -201,18 +204,22 @@ class LudoClient(discord.AutoShardedClient):
         else:
             await self.tree.sync()
 
-    # connected or not, for the operators' figures
+    # connected or not, for the operators' figures and logs
     async def on_ready(self) -> None:
-        connected(True)
+        self._connected()
 
     async def on_resumed(self) -> None:
-        connected(True)
+        self._connected()
 
     async def on_shard_ready(self, shard_id: int) -> None:
-        connected(True)
+        self._connected()
 
     async def on_shard_resumed(self, shard_id: int) -> None:
+        self._connected()
+
+    def _connected(self) -> None:
         connected(True)
+        self.reach.answered()
 
     async def on_disconnect(self) -> None:
         connected(False)

@@ -1,8 +1,13 @@
 """The connection to Discord as operators see it: the errors that end it for good, in
-one line saying what to fix, and what is counted of it (rate limits hit, connected)."""
+one line saying what to fix, what is counted of it (rate limits hit, connected), and
+its outages: discord.py reconnects on its own, and would log a traceback each time;
+:class:`ReconnectFilter` makes that one warning when it begins and one when it ends
+(:class:`~bot.adapters.reach.Reach`)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from types import SimpleNamespace
 
 import aiohttp
@@ -10,6 +15,7 @@ import discord
 
 from ...metrics import PLATFORM_UP, RATE_LIMITED
 from ..faults import AdapterError, one_line
+from ..reach import Reach
 
 PLATFORM = "discord"
 
@@ -59,6 +65,66 @@ def rate_limit_trace() -> aiohttp.TraceConfig:
     return trace
 
 
+async def check_token(token: str) -> None:
+    """Ask Discord who the bot is (``GET /users/@me``), before anything is made:
+    AdapterError saying what to fix if it cannot be asked.  (The REST root is the
+    one :func:`~.client.point_to` set.)"""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        await http.static_login(token)
+    except discord.LoginFailure:
+        raise AdapterError("Discord refused DISCORD_TOKEN (improper token)") from None
+    except (discord.HTTPException, aiohttp.ClientError, OSError) as e:
+        raise AdapterError(one_line(f"cannot reach Discord: {e}")) from None
+    finally:
+        await http.close()
+
+
+def account(user: discord.ClientUser | None) -> str:
+    """The bot's account on Discord, for the start line: ``name#1234 (id ...)``
+    (``name (id ...)`` for a user without a discriminator)."""
+    if user is None:
+        return "Discord"
+    tag = "" if user.discriminator in ("0", "0000") else f"#{user.discriminator}"
+    return f"Discord {user.name}{tag} (id {user.id})"
+
+
 def connected(up: bool) -> None:
     """Discord is connected now (ready or resumed), or not (disconnected, stopped)."""
     PLATFORM_UP.labels(PLATFORM).set(1 if up else 0)
+
+
+#: the loggers of discord.py's reconnections (a shard's, and an unsharded client's)
+RECONNECTING = ("discord.shard", "discord.client")
+#: the errors discord.py reconnects after: Discord (or the network) does not answer
+UNANSWERED = (
+    OSError,
+    aiohttp.ClientError,
+    TimeoutError,
+    discord.GatewayNotFound,
+    discord.ConnectionClosed,
+)
+
+
+class ReconnectFilter(logging.Filter):
+    """discord.py's tracebacks of a reconnection (Discord unreachable) become one
+    warning when the outage begins (``reach``); the others pass."""
+
+    def __init__(self, reach: Reach) -> None:
+        super().__init__()
+        self.reach = reach
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, UNANSWERED):
+            self.reach.lost(error)
+            return False
+        return True
+
+    def install(self) -> None:
+        for name in RECONNECTING:
+            logging.getLogger(name).addFilter(self)
+
+    def remove(self) -> None:
+        for name in RECONNECTING:
+            logging.getLogger(name).removeFilter(self)

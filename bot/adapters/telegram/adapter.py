@@ -35,6 +35,7 @@ from ...service import GameService, Outcome
 from ...store.pace import Limits, MemoryPacer, Pacer
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle, store_down
+from ..reach import within
 from .after import WORDS, AfterGame
 from .chooser import RuleChooser
 from .commands import (
@@ -51,7 +52,7 @@ from .notices import Notices, toast
 from .screen import PREFIX
 from .tables import Tables
 from .updates import WebhookSettings, channel_of, is_admin, language, moderated, user_of
-from .watch import Watch, connected
+from .watch import Watch, connected, refused_at_start
 from .webhook import ALLOWED, set_webhook, webhook_route
 
 log = logging.getLogger(__name__)
@@ -60,8 +61,9 @@ log = logging.getLogger(__name__)
 GROUP_RATE = 20
 #: a refused command's answer in a group is deleted after this many seconds
 NOTICE_SECONDS = 15.0
-#: how long ``stop`` lets tables still waiting be shown
-DRAIN = 10.0
+#: how long ``stop`` lets tables still waiting be shown and each of its steps take; while
+#: Telegram does not answer: no tables, and the second for each step
+DRAIN, STOP_GRACE = 5.0, 0.4
 
 
 class TelegramAdapter:
@@ -98,7 +100,7 @@ class TelegramAdapter:
         self.pacer = pacer if pacer is not None else MemoryPacer(self.limits)
         #: the error that ended the bot for good (see :meth:`failed`)
         self.fatal = Fatal()
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, (NetworkError,))
         #: every answer of the Bot API watched (429s, a token no longer taken)
         self.watch = Watch(self.fatal)
         self.app = self.watch.application(token, api_url, overall_rate, max_retries)
@@ -145,23 +147,23 @@ class TelegramAdapter:
         """Connect (checking the token), register the commands, start receiving updates."""
         try:
             await self.app.initialize()
-        except InvalidToken:
-            # never echo the token itself: logs get shared
-            raise AdapterError(
-                "Telegram refused TELEGRAM_TOKEN: check the token @BotFather gave you "
-                "(and TELEGRAM_API_URL, if set)"
-            ) from None
-        except NetworkError as e:
-            raise AdapterError(f"cannot reach the Telegram Bot API: {e.message}") from None
+        except (InvalidToken, NetworkError) as e:
+            raise refused_at_start(e) from None
         await set_commands(self.app.bot)
         await self.app.start()
         assert self.app.updater is not None
         if self.webhook is None:
-            await self.app.updater.start_polling(allowed_updates=ALLOWED)
+            await self.app.updater.start_polling(  # failed polls retried quietly (Watch)
+                allowed_updates=ALLOWED, error_callback=self.watch.polling_failed
+            )
         else:  # the bot's web server takes the updates (routes())
             await set_webhook(self.app.bot, self.webhook)
         self.watch.running = True
         connected(True)
+
+    def account(self) -> str:
+        """The bot's account, for the start line: ``Telegram @name (polling)``."""
+        return f"Telegram @{self.app.bot.username} ({'webhook' if self.webhook else 'polling'})"
 
     def routes(self) -> list[web.RouteDef]:
         """What the bot's web server serves for Telegram: the webhook, if one is set."""
@@ -172,20 +174,22 @@ class TelegramAdapter:
         return await self.fatal.wait()
 
     async def stop(self) -> None:
-        """Stop receiving; show the tables still waiting (a little while) and delete the
-        refused commands' answers still up."""
+        """Stop receiving; show the tables still waiting and delete the refused commands'
+        answers still up (a little while: not at all while Telegram does not answer).
+        Each step is bounded: the bot stops within a second or two, whatever happens."""
         self.watch.running = False
+        self.watch.reach.stopping()
         connected(False)
+        down = self.watch.reach.down
+        grace = STOP_GRACE if down else DRAIN
         if self.app.updater is not None and self.app.updater.running:
-            try:
-                await self.app.updater.stop()
-            except TelegramError as e:  # the polling loop ended on it (a revoked token)
-                log.debug("polling had stopped: %s", e)
+            # a long poll ends at once; a wait between two failed polls is cut short
+            await within(self.app.updater.stop(), grace / 4, "stopping the polling", log)
         if self.app.running:
-            await self.app.stop()
-        await self.outboxes.close(DRAIN)
-        await self.notices.close()
-        await self.app.shutdown()
+            await within(self.app.stop(), grace, "stopping the handlers", log)
+        await self.outboxes.close(0.0 if down else DRAIN, give_up=self.watch.unanswered)
+        await within(self.notices.close(delete=not down), grace, "deleting notices", log)
+        await within(self.app.shutdown(), grace, "closing the connections", log)
 
     async def quiet(self) -> None:
         """Wait until every chat's outbox is sent (and every replay asked for drawn)."""

@@ -100,12 +100,14 @@ class Notices:
         with contextlib.suppress(TelegramError):
             await self.bot.delete_message(*key)
 
-    async def close(self) -> None:
-        """Delete the short-lived answers still up now (the bot is stopping)."""
+    async def close(self, *, delete: bool = True) -> None:
+        """Delete the short-lived answers still up now (the bot is stopping); with
+        ``delete`` False (Telegram does not answer) leave them."""
         for (chat, msg), timer in list(self._up.items()):
             timer.cancel()
-            with contextlib.suppress(TelegramError):
-                await self.bot.delete_message(chat, msg)
+            if delete:
+                with contextlib.suppress(TelegramError):
+                    await self.bot.delete_message(chat, msg)
         self._up.clear()
 
 

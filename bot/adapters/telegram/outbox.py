@@ -16,11 +16,12 @@ Deleting a message is not counted by Telegram and never waits.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+
+from telegram.error import NetworkError
 
 from ...metrics import OUTBOX_DROPPED, PACED
 from ...present import TableView
@@ -131,7 +132,7 @@ class Outboxes:
         self._boxes: dict[int, Outbox] = {}
         self._idle = asyncio.Event()
         self._idle.set()
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, (NetworkError,))  # Telegram does not answer
         #: jobs dropped under a flood (for the tests and the figures)
         self.dropped = 0
 
@@ -201,10 +202,16 @@ class Outboxes:
         """Wait until every outbox is empty."""
         await self._idle.wait()
 
-    async def close(self, timeout: float) -> None:
-        """Send what waits (for at most ``timeout`` seconds), then give up the rest."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.quiet(), timeout)
+    async def close(self, timeout: float, give_up: asyncio.Event | None = None) -> None:
+        """Send what waits (for at most ``timeout`` seconds, or until ``give_up`` is set:
+        nothing can be sent), then give up the rest."""
+        if timeout > 0 and not (give_up is not None and give_up.is_set()):
+            waits: list[asyncio.Future[object]] = [asyncio.ensure_future(self.quiet())]
+            if give_up is not None:
+                waits.append(asyncio.ensure_future(give_up.wait()))
+            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            for wait in waits:
+                wait.cancel()
         for box in list(self._boxes.values()):
             if box.task is not None:
                 box.task.cancel()
