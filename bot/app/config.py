@@ -19,6 +19,7 @@ from dotenv.parser import parse_stream
 from ..limits import LimitSettings, Rate
 from ..store import RedisStore, Store, open_store
 from ..store.redis_ops import redact
+from .boardconfig import BoardSettings, load_board
 from .values import ConfigError as ConfigError
 from .values import choice as _choice
 from .values import host as _host
@@ -84,6 +85,8 @@ class Settings:
     web_host: str = "127.0.0.1"
     #: rate limits per person and per chat, and each person's quotas (see bot.limits)
     limits: LimitSettings = field(default_factory=LimitSettings)
+    #: the live board in the chat apps (None: off; see bot.app.boardconfig)
+    board: BoardSettings | None = None
 
     @property
     def game_ttl(self) -> float:
@@ -204,6 +207,12 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     if cluster and redis_url is None:
         raise ConfigError("REDIS_CLUSTER=1 needs REDIS_URL (any node of the cluster)")
     log_format = _choice(env, "LOG_FORMAT", LOG_FORMATS, "text", str.lower)
+    board = load_board(
+        env,
+        telegram=bool(env.get("TELEGRAM_TOKEN", "").strip()),
+        discord=bool(env.get("DISCORD_TOKEN", "").strip()),
+        web=web_port is not None,
+    )
     if redis_url is None and sentinels is None:  # last: the values first, then the disk
         check_database(database)
     return Settings(
@@ -235,6 +244,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         web_port=web_port,
         web_host=web_host,
         limits=load_limits(env),
+        board=board,
     )
 
 
