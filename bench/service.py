@@ -99,7 +99,11 @@ def main() -> None:
             times, ids = play(rstore, args.games, 1)
             report("redis", times)
             client = redis.Redis.from_url(url)
-            keys = list(client.scan_iter(f"{rstore.base}game:*"))
+            keys = [
+                rstore.bucket_base(game_id).encode() + b"game:" + game_id.encode()
+                for game_id in ids
+            ]
+            keys = [k for k in keys if client.exists(k)]
             memory = [client.memory_usage(k) or 0 for k in keys]
             sizes = []
             for game_id in ids:
