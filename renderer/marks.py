@@ -3,12 +3,12 @@
 After a roll, every legal move's landing square carries a small badge with the
 moving piece's number: a white disc ringed in the mover's colour (a hollow ②,
 where a piece is a filled disc), or, when the move captures, an eight-pointed
-burst in the theme's capture colour (the same shape in every theme, so it never
-counts on colour alone).  A piece coming out marks its start square; a piece
-going home marks its home triangle, beside the count of pieces home.  On a square
-with pieces on it (the piece to capture, a stack of the mover's own), the badge
-is smaller and sits in the square's top-right corner, so both read; several
-pieces landing on one square (a stack moving out of it) share it in a row.
+burst in the theme's capture colour over the piece it captures (the same shape
+in every theme, so it never counts on colour alone).  A piece coming out marks
+its start square; a piece going home marks its home triangle (beside the count
+of pieces home, if any).  On a square with the mover's own pieces on it (a tower,
+a barrier, a stack) the badge is smaller and sits over the square's top-right
+corner, so both read; pieces landing on one square together share it in a row.
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ from .theme import RGB, theme_for
 
 #: a badge's diameter in cells: on an empty square, on one with the mover's own
 #: pieces on it, and a capture's burst (over the piece it captures)
-ALONE, BESIDE, CAPTURE = 0.7, 0.6, 0.92
+ALONE, BESIDE, CAPTURE = 0.7, 0.56, 0.92
+#: a badge beside pieces: its centre's distance from the square's, across and up,
+#: in cells (it reaches a little over the square's edges)
+CORNER = 0.36
 #: the home triangle's mark: how far from the triangle's centre towards the board's
 HOME_SHIFT = 0.55
 
@@ -70,8 +73,11 @@ def draw_marks(img: Image.Image, lay: geo.Layout, state: GameState, theme: str) 
     groups: dict[tuple[geo.Cell | None, int], list[Landing]] = {}
     for mark in marks:
         groups.setdefault((mark.cell, mark.colour), []).append(mark)
+    home = {COLOUR_INDEX[colour] for colour, ps in state.pieces.items() if HOME in ps}
     for here in groups.values():
-        centres, diameter = places(lay, here[0], len(here), here[0].cell in taken)
+        first = here[0]
+        occupied = first.cell in taken if first.cell is not None else first.colour in home
+        centres, diameter = places(lay, first, len(here), occupied)
         for mark, centre in zip(here, centres, strict=True):
             paste(img, badge(mark.colour, mark.piece + 1, diameter, theme, mark.capture), centre)
 
@@ -81,9 +87,13 @@ def places(
 ) -> tuple[list[tuple[int, int]], int]:
     """The centres of the ``n`` marks landing where ``mark`` does, and their diameter:
     on the square's centre (a capture's burst over the piece it captures), in the
-    top-right corner of a square with pieces on it (``occupied``), or beside the
-    count on the home triangle."""
+    top-right corner of a square with pieces on it (``occupied``), or on the home
+    triangle (beside the count of pieces home, if any: ``occupied``)."""
     k = lay.cell
+    if mark.cell is None and not occupied:
+        x, y = lay.point(*geo.triangle_centre(mark.colour))
+        diameter = min(ALONE * k, 0.95 * k / n)
+        return _row(x, y, n, diameter), round(diameter)
     if mark.cell is None:
         ty, tx = geo.triangle_centre(mark.colour)
         mid = geo.GRID / 2
@@ -94,8 +104,9 @@ def places(
         return _row(x, y, n, diameter), round(diameter)
     cx, cy = lay.centre(mark.cell)
     if occupied and not mark.capture:
+        # over the square's top-right corner, clear of the number on the piece
         diameter = BESIDE * k / max(1, (n + 1) // 2)
-        right, top = cx + k / 2 - diameter / 2, cy - k / 2 + diameter / 2
+        right, top = cx + CORNER * k, cy - CORNER * k
         return _row(right - (n - 1) * diameter / 2, top, n, diameter), round(diameter)
     diameter = min((CAPTURE if mark.capture else ALONE) * k, 0.95 * k / n)
     return _row(cx, cy, n, diameter), round(diameter)

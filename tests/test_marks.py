@@ -32,9 +32,12 @@ def changed_in(mask: Image.Image, box: Box) -> int:
 
 
 def target_box(cell: geo.Cell | None, colour: int) -> Box:
-    """The pixels a mark may cover: its square, or its home triangle."""
+    """The pixels a mark may cover: its square (a badge beside pieces reaches a little
+    over its edges), or its home triangle."""
     if cell is not None:
-        return LAY.box(cell)
+        x0, y0, x1, y1 = LAY.box(cell)
+        over = round(0.2 * LAY.cell)
+        return x0 - over, y0 - over, x1 + over, y1 + over
     pts = [LAY.point(y, x) for y, x in geo.triangle(colour)]
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     return min(xs), min(ys), max(xs) + 1, max(ys) + 1
@@ -148,17 +151,22 @@ def test_a_piece_going_home_is_marked_on_its_home_triangle() -> None:
     state = choice()
     (mark,) = [m for m in landings(state) if m.piece == 3]
     assert mark.cell is None
-    (centre,), _ = places(LAY, mark)
-    box = target_box(None, 0)
-    assert box[0] <= centre[0] < box[2] and box[1] <= centre[1] < box[3]
-    assert marked(state).getpixel(centre) == 255
+    # with no piece home yet: on the triangle's centre, as large as on a square
+    (centre,), diameter = places(LAY, mark)
+    assert centre == LAY.point(*geo.triangle_centre(0)) and diameter == round(0.7 * LAY.cell)
+    mask = marked(state)
+    assert mask.getpixel(centre) == 255
+    assert changed_in(mask, target_box(None, 0)) > 3 * diameter
     # beside the count of pieces home, which still reads
     state = game("classic", {"red": [51, 57, 57, 0]}, players=4)
     state, _ = run(state, "r6")
     (mark,) = [m for m in landings(state) if m.piece == 0]
     count_at = LAY.point(*geo.triangle_centre(0))
+    (beside,), _ = places(LAY, mark, occupied=True)
+    box = target_box(None, 0)
+    assert box[0] <= beside[0] < box[2] and box[1] <= beside[1] < box[3]
     mask = marked(state)
-    assert mask.getpixel(count_at) == 0 and mask.getpixel(places(LAY, mark)[0][0]) == 255
+    assert mask.getpixel(count_at) == 0 and mask.getpixel(beside) == 255
 
 
 def test_a_mark_on_the_movers_own_piece_leaves_the_stack_readable() -> None:
@@ -170,7 +178,7 @@ def test_a_mark_on_the_movers_own_piece_leaves_the_stack_readable() -> None:
     assert mark.cell == geo.piece_cell(0, 16)
     (corner,), diameter = places(LAY, mark, occupied=True)
     cx, cy = LAY.centre(mark.cell)
-    assert corner[0] > cx and corner[1] < cy, "in the top-right corner"
+    assert corner[0] > cx + LAY.cell // 4 and corner[1] < cy - LAY.cell // 4, "top-right"
     assert diameter < LAY.cell * 0.7
     mask = marked(state)
     assert mask.getpixel(corner) == 255
