@@ -277,6 +277,7 @@ class _Drawing:
             size=drawn,
             theme=self.theme,
             words=self.words,
+            marks=False,
         )
         return _shrink(img, width)
 

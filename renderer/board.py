@@ -2,7 +2,8 @@
 
 The picture is drawn in layers: the static board (:mod:`renderer.static`), the
 players' names and the frame of the one to act (:mod:`renderer.status`), the
-pieces and the last move's marks (:mod:`renderer.pieces`), then the status bar.
+pieces and the last move's marks (:mod:`renderer.pieces`), the landing marks of
+the moves to choose from (:mod:`renderer.marks`), then the status bar.
 The static board and the sprites (pieces, rings, dice, words) are drawn once and
 cached; each picture is composed from them in RGB, then mapped to the theme's
 fixed palette and encoded as a palette PNG (:mod:`renderer.indexed`).
@@ -18,6 +19,7 @@ from engine import COLOUR_INDEX, GameState, Move
 
 from . import geometry as geo
 from .indexed import INDEXED_PNG_OPTIONS, PNG_OPTIONS, to_png
+from .marks import draw_marks
 from .pieces import draw_pieces, mark_captured, mark_last_move, rings_for
 from .static import star_style, static_board
 from .status import draw_players, draw_status
@@ -59,6 +61,7 @@ def render_board(
     size: int = DEFAULT_SIZE,
     theme: str = "classic",
     words: Words = ENGLISH,
+    marks: bool = True,
 ) -> bytes:
     """The board of ``state`` as PNG bytes (a palette PNG, in the theme's colours).
 
@@ -70,7 +73,9 @@ def render_board(
     ``rolled`` is the die to show, as (colour, value), framed in that colour
     (default: the roll the player on turn must now move with, if any).
     ``words`` are the words drawn (the status bar, the names of unnamed seats), in
-    the reader's language (default: English).
+    the reader's language (default: English).  When the player on turn must
+    choose, each move's landing square carries a mark with the moving piece's
+    number (:mod:`renderer.marks`), unless ``marks`` is False.
     """
     img = board_image(
         state,
@@ -81,6 +86,7 @@ def render_board(
         size=size,
         theme=theme,
         words=words,
+        marks=marks,
     )
     return to_png(img, theme)
 
@@ -95,6 +101,7 @@ def board_image(
     size: int = DEFAULT_SIZE,
     theme: str = "classic",
     words: Words = ENGLISH,
+    marks: bool = True,
 ) -> Image.Image:
     """:func:`render_board` as drawn, before it is mapped to the theme's palette and
     encoded: an RGB Pillow image."""
@@ -113,5 +120,7 @@ def board_image(
     draw_pieces(img, d, lay, state, rings_for(state, highlight), t)
     if last_move is not None:
         mark_captured(img, lay, last_move, pieces, t)
+    if marks:
+        draw_marks(img, lay, state, t.name)
     draw_status(img, d, lay, state, names, rolled, t, words)
     return img

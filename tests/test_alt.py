@@ -44,24 +44,43 @@ def test_the_words_of_a_known_board_are_exact() -> None:
     assert alt_text(known()) == (
         "A board of classic Ludo.\n"
         "Bia (yellow) rolled 4: choose a piece.\n"
+        "The marks show where each piece would land: ① on square 44.\n"
         "Ana (red): 2 pieces home, 1 on square 14, 1 in the home column at 3.\n"
         "Bia (yellow): 3 in the yard, 1 on square 40."
     )
 
 
 @pytest.mark.parametrize(
-    ("lang", "first", "red"),
+    ("lang", "first", "marks", "red"),
     [
-        ("pt_BR", "Um tabuleiro de Ludo clássico.", "2 peças na casa final"),
-        ("es", "Un tablero de Ludo clásico.", "2 fichas en la meta"),
-        ("it", "Un tabellone di Ludo classico.", "2 pedine a casa"),
+        (
+            "pt_BR",
+            "Um tabuleiro de Ludo clássico.",
+            "As marcas mostram onde cada peça vai parar: ① na casa 44.",
+            "2 peças na casa final",
+        ),
+        (
+            "es",
+            "Un tablero de Ludo clásico.",
+            "Las marcas muestran dónde caería cada ficha: ① en la casilla 44.",
+            "2 fichas en la meta",
+        ),
+        (
+            "it",
+            "Un tabellone di Ludo classico.",
+            "I segni mostrano dove arriverebbe ogni pedina: ① sulla casella 44.",
+            "2 pedine a casa",
+        ),
     ],
 )
-def test_the_words_of_a_board_are_in_the_tables_language(lang: str, first: str, red: str) -> None:
+def test_the_words_of_a_board_are_in_the_tables_language(
+    lang: str, first: str, marks: str, red: str
+) -> None:
     game = known()
     game.lang = lang
     lines = alt_text(game).splitlines()
-    assert lines[0] == first and red in lines[2]
+    assert lines[0] == first and red in lines[3]
+    assert lines[2] == marks
     assert alt_text(game, "en").splitlines()[0] == "A board of classic Ludo."
     assert len(alt_text(game, limit=40)) == 40
 

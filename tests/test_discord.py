@@ -736,7 +736,7 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
             await fake.answered(ac)
             assert ac.callback.type == 8
             assert sorted(c["value"] for c in ac.choices) == movable, (ac.choices, movable)
-            # each piece labelled as its button is ("3 → 14", "2 out")
+            # each piece labelled as its button is ("3 → ③", "2 → ② out")
             labels = {m.piece + 1: say(move_label(m)) for m in engine.legal_moves(state)}
             assert {c["value"]: c["name"] for c in ac.choices} == labels
             if checked_others < 3:

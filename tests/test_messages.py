@@ -101,6 +101,8 @@ SAMPLE = {
     "title": "Final standings",
     "path": "/tmp/ludo",
     "pieces": "1: base, 2: 14",
+    "mark": "②",
+    "marks": "② on square 23",
     "where": "base",
     "games": "12 games",
     "wins": "5 wins",

@@ -44,6 +44,12 @@ def square(p: int) -> int | Text:
     return p
 
 
+def mark(number: int) -> str:
+    """The landing mark of piece ``number`` (from 1) as the board draws it, a number in
+    a ring: ``②`` (renderer/marks.py)."""
+    return chr(0x2460 + number - 1) if 1 <= number <= 20 else f"({number})"
+
+
 def square_from(p: int) -> Text:
     """ "from 14", "from square 2 of the home column"."""
     if 51 < p < HOME:

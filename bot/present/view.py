@@ -19,7 +19,7 @@ from engine import HOME, Move
 from ..hosting import ENDED, LOBBY, OVER, PLAYING, Game, Happened, Note, Refusal, User
 from . import buttons as codec
 from .catalog import language_name, languages
-from .narrate import name_of, narrate, one_of, seating, square, together
+from .narrate import mark, name_of, narrate, one_of, seating, together
 from .pictures import board_png, standings_png
 from .text import Button, Text, echoed
 from .toast import toast_lines
@@ -242,15 +242,18 @@ def table_buttons(game: Game) -> tuple[tuple[Button, ...], ...]:
 
 
 def move_label(m: Move) -> Text:
-    """A move as a button says it: ``2 → 23``, ``3 home``, ``1 out``, ``1 captures at 17``."""
+    """A move as a button says it: the piece's number, then the mark the board draws
+    where it would land (its number in a ring), and what the move does:
+    ``2 → ②``, ``3 → ③ captures``, ``4 → ④ home``, ``1 → ① out``."""
     n = m.piece + 1
+    p: dict[str, Any] = {"piece": n, "mark": mark(n)}
     if m.enter:
-        return Text("btn.enter", {"piece": n, "captures": m.captures is not None})
+        return Text("btn.enter", p | {"captures": m.captures is not None})
     if m.to == HOME:
-        return Text("btn.home", {"piece": n})
+        return Text("btn.home", p)
     if m.captures is not None:
-        return Text("btn.capture", {"piece": n, "to": square(m.to)})
-    return Text("btn.move", {"piece": n, "to": square(m.to)})
+        return Text("btn.capture", p)
+    return Text("btn.move", p)
 
 
 def refusal_text(refusal: Refusal, game: Game | None = None) -> Text:
