@@ -17,9 +17,13 @@ from telegram import Bot as PtbBot
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 
-from bot.adapters.telegram import MiniApp
+from bot.adapters.discord import DiscordAdapter
+from bot.adapters.telegram import MiniApp, TelegramAdapter
+from bot.app.config import load_settings
+from bot.app.runner import build_adapters
 from bot.hosting import PLAYING
 from bot.present import Text, say
+from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_telegram import BOT_USERNAME, FakeMessage, FakeTelegram, make_user
 from tests.test_telegram import game_id_of, on_turn, running
@@ -177,3 +181,23 @@ def test_a_bot_unknown_yet_puts_no_link(fake: FakeTelegram) -> None:
     from bot.adapters.telegram.board_button import BoardButton
 
     assert BoardButton(PtbBot(fake.token), APP).username() is None
+
+
+async def test_the_settings_reach_both_adapters(fake: FakeTelegram, db: Store) -> None:
+    env = {
+        "TELEGRAM_TOKEN": fake.token,
+        "TELEGRAM_API_URL": fake.url,
+        "DISCORD_TOKEN": "dc.token",
+        "LUDO_WEB_PORT": "8080",
+        "LUDO_PUBLIC_URL": "https://ludo.example/",
+    }
+    secrets = {"DISCORD_CLIENT_ID": "1234567890", "DISCORD_CLIENT_SECRET": "s3cret-Value_xyz"}
+    for extra, miniapp, activity in (
+        ({"LUDO_MINIAPP": "ludoboard", **secrets}, APP, True),
+        ({}, None, False),
+    ):
+        telegram, discord = build_adapters(load_settings({**env, **extra}), GameService(db))
+        assert isinstance(telegram, TelegramAdapter) and isinstance(discord, DiscordAdapter)
+        board = telegram.tables.board
+        assert (board.app if board is not None else None) == miniapp
+        assert discord.settings.activity is activity
