@@ -8,7 +8,8 @@ REST (under ``/api/v10``)
     the bot user (401 for another token), application info, ``/gateway`` and
     ``/gateway/bot``, command sync (global and guild; names, descriptions, choices
     and their localizations checked as Discord checks them), interaction callbacks
-    (JSON or multipart, types 4 to 8), followups and edits of interaction
+    (JSON or multipart, types 4 to 8, and 12, LAUNCH_ACTIVITY, for an application
+    with an Activity: :attr:`FakeDiscord.activities`), followups and edits of interaction
     messages (``@original`` and followups), channel messages (post, get, edit,
     delete), channels, and the attachments' bytes.  Requests are checked as
     Discord checks them (message limits, attachment descriptions of at most 1024
@@ -76,6 +77,9 @@ MEMBER_PERMISSIONS = (
     VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
 ) | USE_APPLICATION_COMMANDS
 BOT_PERMISSIONS = MEMBER_PERMISSIONS
+
+# application flags: an application with an Activity (APPLICATION_EMBEDDED)
+EMBEDDED = 1 << 17
 
 # message flags
 EPHEMERAL = 1 << 6
@@ -522,6 +526,8 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.interactions: list[Interaction] = []
+        #: the application has an Activity (Activities enabled in the Developer Portal)
+        self.activities = False
         self._by_token: dict[str, Interaction] = {}
         self.connections: list[Connection] = []
         #: requests to refuse on purpose
@@ -1304,7 +1310,7 @@ class FakeDiscord:
                 },
                 "team": None,
                 "verify_key": "0" * 64,
-                "flags": 0,
+                "flags": EMBEDDED if self.activities else 0,
                 "summary": "",
                 "bot": self.bot_user,
                 "interactions_endpoint_url": None,
@@ -1827,6 +1833,12 @@ class FakeDiscord:
                 raise DiscordError(404, 10008, "Unknown Message")
             self._edit_message(msg, data, files)
             return {"type": 7, "message": msg.json(self.guild_id)}
+        if type_ == 12:  # LAUNCH_ACTIVITY: no data; a command's or a component's answer
+            if not self.activities:
+                raise _form_error({"type": "the application has no Activity to launch"})
+            if data or inter.type not in (2, 3):
+                raise _form_error({"type": "LAUNCH_ACTIVITY answers a command or a component"})
+            return {"type": 12, "activity_instance": {"id": f"i-{inter.id}"}}
         raise _form_error({"type": f"invalid interaction callback type {type_}"})
 
     def _check_choices(self, inter: Interaction, choices: Any) -> None:

@@ -50,6 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import EllipsisType
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -63,6 +64,19 @@ ANIMATION_LIMIT = 50 * 1024 * 1024
 TEXT_LIMIT = 4096
 TOAST_LIMIT = 200
 CALLBACK_DATA_LIMIT = 64
+#: the kinds of an inline keyboard button (each button is of exactly one)
+BUTTON_KINDS = (
+    "callback_data",
+    "url",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+)
 
 #: the methods Telegram counts in a group's limit of messages a minute
 GROUP_LIMITED = {
@@ -1079,10 +1093,40 @@ class FakeTelegram:
             for b in row:
                 if not str(b.get("text", "")).strip():
                     raise bad("BUTTON_TEXT_EMPTY")
+                self._button_kind(p, b)
                 data = b.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= CALLBACK_DATA_LIMIT:
                     raise bad("BUTTON_DATA_INVALID")
         return [[dict(b) for b in row] for row in rows if row]
+
+    def _button_kind(self, p: dict[str, Any], b: dict[str, Any]) -> None:
+        """An inline button has exactly one kind; a ``url`` one opens http(s):// or tg://
+        only, a ``web_app`` one an https:// page, in a private chat only (elsewhere
+        Telegram answers BUTTON_TYPE_INVALID)."""
+        kinds = [k for k in BUTTON_KINDS if b.get(k) is not None]
+        if not kinds:
+            raise bad(
+                "can't parse inline keyboard button: "
+                "Text buttons are unallowed in the inline keyboard"
+            )
+        if len(kinds) > 1:
+            raise bad(
+                "can't parse inline keyboard button: "
+                "exactly one of the optional fields must be used"
+            )
+        if kinds == ["url"]:
+            url = b["url"]
+            if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https", "tg"):
+                raise bad("BUTTON_URL_INVALID")
+        if kinds == ["web_app"]:
+            page = b["web_app"].get("url") if isinstance(b["web_app"], dict) else None
+            if not isinstance(page, str) or urlsplit(page).scheme != "https":
+                raise bad(
+                    f"inline keyboard button Web App URL '{page}' is invalid: "
+                    "Only HTTPS links are allowed"
+                )
+            if self._chat(p.get("chat_id")).get("type") != "private":
+                raise bad("BUTTON_TYPE_INVALID")
 
     def _thread(self, chat: dict[str, Any], p: dict[str, Any]) -> int | None:
         thread = p.get("message_thread_id")

@@ -147,7 +147,7 @@ def game_id_of(message: Message) -> str:
 
 
 def version_of(message: Message) -> set[int]:
-    return {int(cid.split(":")[2]) for cid in message.custom_ids()}
+    return {int(cid.split(":")[2]) for cid in message.custom_ids() if cid.startswith("g:")}
 
 
 def user_ids(allowed: dict[str, Any] | None) -> set[int]:

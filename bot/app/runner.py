@@ -7,7 +7,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..limits import Limiter, shared_parts
 from ..metrics import GAMES_ACTIVE
@@ -19,6 +19,9 @@ from ..store.redis_pace import RedisPacer
 from .config import Settings
 from .health import health_checks, store_kind
 from .web import WebServer, check_port, start_web
+
+if TYPE_CHECKING:
+    from ..adapters.telegram import MiniApp
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +75,7 @@ def build_adapters(
                 pacer=shared_pacer(service.store),
                 drawing=drawing,
                 limiter=limiter,
+                miniapp=miniapp(settings),
             )
         )
     if settings.discord_token:
@@ -88,6 +92,7 @@ def build_adapters(
                     api_base=settings.discord_api_base,
                     gateway_url=settings.discord_gateway_url,
                     limiter=limiter,
+                    activity=settings.board is not None and settings.board.activity,
                 ),
                 image_size=settings.image_size,
                 drawing=drawing,
@@ -96,6 +101,16 @@ def build_adapters(
     if not adapters:
         raise NoPlatform("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
     return adapters
+
+
+def miniapp(settings: Settings) -> MiniApp | None:
+    """The Telegram Mini App the tables open the live board in (None: none set up)."""
+    from ..adapters.telegram import MiniApp
+
+    board = settings.board
+    if board is None or board.miniapp is None:
+        return None
+    return MiniApp(board.miniapp, board.board_url)
 
 
 async def check_start(settings: Settings) -> None:

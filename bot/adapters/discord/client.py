@@ -20,6 +20,7 @@ from discord import app_commands
 from ...hosting import Intent
 from ...present import Text, find_language, say
 from ..reach import Reach
+from .activity import BOARD_TEMPLATE, BoardButton
 from .connection import connected, rate_limit_trace
 from .limited import Entrance, Limiter
 from .translator import (
@@ -108,6 +109,8 @@ class DiscordSettings:
     gateway_url: str | None = None
     #: the rate limits every interaction passes first (None: none)
     limiter: Limiter | None = None
+    #: the live board's Activity is set up: tables carry "Open the board" (.activity)
+    activity: bool = False
 
 
 def point_to(settings: DiscordSettings) -> None:
@@ -190,7 +193,7 @@ class LudoClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         # buttons of old messages keep working after a restart
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, BoardButton)
         # the commands in each person's language (said when they are synced)
         await self.tree.set_translator(LudoTranslator())
         if self.settings.gateway_url and self.shard_count is None:
@@ -229,7 +232,7 @@ class LudoClient(discord.AutoShardedClient):
         if interaction.type == discord.InteractionType.component:
             data: Any = interaction.data or {}
             custom_id = str(data.get("custom_id", ""))
-            if not BUTTON_TEMPLATE.fullmatch(custom_id):
+            if not (BUTTON_TEMPLATE.fullmatch(custom_id) or BOARD_TEMPLATE.fullmatch(custom_id)):
                 try:
                     await interaction.response.send_message(
                         say(Text("refuse.bad_button"), lang=asker_language(interaction)),

@@ -23,7 +23,8 @@ import discord
 
 from ...present import TableView, Text, say
 from ...present.alt import alt_text
-from .client import GameButton
+from .activity import ROWS, board_button
+from .client import GameButton, LudoClient
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +58,21 @@ def describe(lines: Sequence[Text], limit: int = EMBED_LIMIT, lang: str | None =
     return text
 
 
-def buttons_of(view: TableView) -> discord.ui.View | None:
-    """The view's buttons as a persistent ``discord.ui.View`` (None: no buttons)."""
-    if not view.buttons:
+def buttons_of(view: TableView, activity: bool = False) -> discord.ui.View | None:
+    """The view's buttons as a persistent ``discord.ui.View`` (None: no buttons);
+    ``activity``: "Open the board" below them (see :mod:`.activity`)."""
+    board = board_button(view, len(view.buttons[:ROWS])) if activity else None
+    if not view.buttons and board is None:
         return None
     out = discord.ui.View(timeout=None)
-    for r, row in enumerate(view.buttons[:5]):
+    for r, row in enumerate(view.buttons[:ROWS]):
         for b in row[:5]:
             style = _STYLES.get(b.style, discord.ButtonStyle.secondary)
             button = GameButton(b.data, say(b.label, lang=view.lang), style)
             button.item.row = r
             out.add_item(button)
+    if board is not None:
+        out.add_item(board)
     return out
 
 
@@ -89,13 +94,14 @@ def _colour(view: TableView) -> int | None:
     return None
 
 
-def fields(view: TableView, *, edit: bool = False) -> dict[str, Any]:
+def fields(view: TableView, *, edit: bool = False, activity: bool = False) -> dict[str, Any]:
     """The view as message fields: a mention, an embed with the picture, the buttons.
 
     ``edit``: for an edit (the picture as ``attachments``, ``view=None`` without
-    buttons so the old ones go).  The picture carries the board in words as its
-    description (alt text).  The content mentions the person on turn; only
-    ``view.ping`` may be notified by it (a display name can never ping anyone).
+    buttons so the old ones go); ``activity``: with "Open the board".  The picture
+    carries the board in words as its description (alt text).  The content mentions
+    the person on turn; only ``view.ping`` may be notified by it (a display name can
+    never ping anyone).
     """
     out: dict[str, Any] = {}
     embed = discord.Embed(description=describe(view.lines, lang=view.lang), colour=_colour(view))
@@ -109,7 +115,7 @@ def fields(view: TableView, *, edit: bool = False) -> dict[str, Any]:
         else:
             out["file"] = file
     out["embed"] = embed
-    buttons = buttons_of(view)
+    buttons = buttons_of(view, activity)
     if buttons is not None or edit:
         out["view"] = buttons
     turn = view.turn
@@ -143,6 +149,8 @@ class ChannelScreen:
     def __init__(self, client: discord.Client, channel_id: int) -> None:
         self.client = client
         self.channel_id = channel_id
+        #: the tables carry "Open the board" (the Activity is set up)
+        self.activity = isinstance(client, LudoClient) and client.settings.activity
 
     def _message(self, msg: str) -> discord.PartialMessage:
         channel = self.client.get_partial_messageable(self.channel_id)
@@ -150,7 +158,7 @@ class ChannelScreen:
 
     async def edit(self, msg: str, view: TableView) -> bool:
         try:
-            await self._message(msg).edit(**fields(view, edit=True))
+            await self._message(msg).edit(**fields(view, edit=True, activity=self.activity))
         except discord.NotFound:
             log.info("message %s is gone: posting a new one", msg)
             return False
@@ -162,7 +170,7 @@ class ChannelScreen:
     async def post(self, view: TableView) -> str | None:
         channel = self.client.get_partial_messageable(self.channel_id)
         try:
-            sent = await channel.send(**fields(view))
+            sent = await channel.send(**fields(view, activity=self.activity))
         except discord.HTTPException as e:
             log.warning("cannot post in %s: %s", self.channel_id, e)
             return None
@@ -265,7 +273,9 @@ class InteractionScreen(ChannelScreen):
             return True
 
     async def edit(self, msg: str, view: TableView) -> bool:
-        if msg == self.pressed and await self._update(**fields(view, edit=True)):
+        if msg == self.pressed and await self._update(
+            **fields(view, edit=True, activity=self.activity)
+        ):
             return True
         await self._acknowledge()
         return await super().edit(msg, view)

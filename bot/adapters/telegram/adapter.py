@@ -11,17 +11,16 @@ stops taking while the bot runs is reported by :meth:`TelegramAdapter.failed`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
 from aiohttp import web
 from telegram import Message, Update
 from telegram.constants import ChatType
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
-from ...hosting import Game, Intent, User
+from ...hosting import Game, Intent
 from ...present import (
     TableView,
     Text,
@@ -34,9 +33,10 @@ from ...present import (
 from ...service import GameService, Outcome
 from ...store.pace import Limits, MemoryPacer, Pacer
 from ..drawing import Drawing
-from ..faults import AdapterError, Fatal, FaultLog, refused, settle, store_down
+from ..faults import AdapterError, Fatal, FaultLog, refused, settle
 from ..reach import within
 from .after import WORDS, AfterGame
+from .board_button import BoardButton, MiniApp
 from .chooser import RuleChooser
 from .commands import (
     help_text,
@@ -51,7 +51,15 @@ from .limited import Entrance, Limiter
 from .notices import Notices, toast
 from .screen import PREFIX
 from .tables import Tables
-from .updates import WebhookSettings, channel_of, is_admin, language, moderated, user_of
+from .updates import (
+    WebhookSettings,
+    channel_of,
+    is_admin,
+    language,
+    moderated,
+    user_of,
+    where_of,
+)
 from .watch import Watch, connected, refused_at_start
 from .webhook import ALLOWED, set_webhook, webhook_route
 
@@ -86,12 +94,14 @@ class TelegramAdapter:
         pacer: Pacer | None = None,
         drawing: Drawing | None = None,
         limiter: Limiter | None = None,
+        miniapp: MiniApp | None = None,
     ) -> None:
         """``group_rate`` messages or edits in any ``group_period`` seconds in one group
         (0: no limit), one every ``private_interval`` seconds in a private chat,
         ``overall_rate`` a second in all: kept by ``pacer`` (shared by every worker:
         :class:`~bot.store.redis_pace.RedisPacer`), or in this process; ``limiter``:
-        the rate limits at the entrance (None: none)."""
+        the rate limits at the entrance (None: none); ``miniapp``: the live board's Mini
+        App, opened by a button on each table (None: no such button)."""
         self.service = service
         self.webhook = webhook
         self.image_size = image_size
@@ -105,7 +115,8 @@ class TelegramAdapter:
         self.watch = Watch(self.fatal)
         self.app = self.watch.application(token, api_url, overall_rate, max_retries)
         #: every chat's tables and messages, through its outbox: a handler returns at once
-        self.tables = Tables(self.app.bot, service, self.pacer, image_size, self._finished)
+        board = BoardButton(self.app.bot, miniapp) if miniapp is not None else None
+        self.tables = Tables(self.app.bot, service, self.pacer, image_size, self._finished, board)
         self.outboxes = self.tables.outboxes
         self.notices = Notices(self.app.bot, self.outboxes, notice_seconds)
         self.chooser = RuleChooser(service, self.app.bot, self.outboxes, self.notices, self._call)
@@ -122,7 +133,7 @@ class TelegramAdapter:
             self.board,
             self.drawing,
         )
-        guards = self.faults, self._sorry, Entrance(limiter, self.notices).admit
+        guards = self.faults, self.notices.sorry, Entrance(limiter, self.notices).admit
         for name, handler in (
             ("start", self.cmd_start),
             ("help", self.cmd_help),
@@ -230,7 +241,7 @@ class TelegramAdapter:
     async def cmd_ludo(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Open a game: with arguments at once, without them by choosing the rules;
         ``/ludo language it`` changes the language of the game here."""
-        where = self._where(update)
+        where = where_of(update)
         if where is None:
             return
         channel, user = where
@@ -283,7 +294,7 @@ class TelegramAdapter:
 
     async def board(self, update: Update, args: list[str]) -> None:
         """The board as a new message with the buttons of the turn; ``text``: in words."""
-        where = self._where(update)
+        where = where_of(update)
         if where is None:
             return
         if args and args[0].lower() == "text":
@@ -295,7 +306,7 @@ class TelegramAdapter:
         await self.show(outcome, fresh=True, lang=language(update))
 
     async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = self._where(update)
+        where = where_of(update)
         if where is not None:  # the rules of the game here, or of the rule set named
             await self.after.rules(update, where[0], context.args or [])
 
@@ -318,7 +329,7 @@ class TelegramAdapter:
         await self._act(update, Intent("language", lang=wanted_language(words), can_manage=manage))
 
     async def _act(self, update: Update, intent: Intent) -> None:
-        where = self._where(update)
+        where = where_of(update)
         if where is None:
             return
         outcome = await self._call(self.service.act, *where, intent)
@@ -375,26 +386,12 @@ class TelegramAdapter:
 
     # -- helpers ----------------------------------------------------------
 
-    def _where(self, update: Update) -> tuple[str, User] | None:
-        message, tg_user = update.effective_message, update.effective_user
-        if message is None or tg_user is None:
-            return None
-        return channel_of(message, message.chat.id), user_of(tg_user, message)
-
     async def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         # the service does blocking store I/O: keep the loop free
         result = await asyncio.to_thread(fn, *args, **kwargs)
         if isinstance(result, Outcome):
             settle(result)
         return result
-
-    async def _sorry(self, update: Update) -> None:
-        """The asker's command or press failed: the games cannot be reached now."""
-        with contextlib.suppress(TelegramError):
-            if update.callback_query is not None:
-                await toast(update.callback_query, say(store_down(), lang=language(update)))
-            else:
-                await self.notices.tell(update, store_down())
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update: %s", context.error, exc_info=context.error)

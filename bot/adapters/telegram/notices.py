@@ -17,8 +17,8 @@ from telegram import Bot, Message, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from ...present import Text
-from ..faults import refused
+from ...present import Text, say
+from ..faults import refused, store_down
 from .outbox import Outboxes, Turn
 from .screen import TEXT_LIMIT, caption
 from .units import fit_html, shorten
@@ -68,6 +68,14 @@ class Notices:
         """Answer a command (help, rules): the answer stays."""
         if update.effective_message is not None:
             self.reply(update.effective_message, text)
+
+    async def sorry(self, update: Update) -> None:
+        """The asker's command or press failed: the games cannot be reached now."""
+        with contextlib.suppress(TelegramError):
+            if update.callback_query is not None:
+                await toast(update.callback_query, say(store_down(), lang=language(update)))
+            else:
+                await self.tell(update, store_down())
 
     async def tell(self, update: Update, line: Text) -> None:
         """A short answer to the asker in their language (a refused command: in a group,

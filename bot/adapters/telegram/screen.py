@@ -12,6 +12,7 @@ from telegram.error import BadRequest, Forbidden
 
 from ...hosting import User
 from ...present import TableView, Text, say
+from .board_button import BoardButton
 from .outbox import Turn
 from .units import fit_html, units
 
@@ -63,26 +64,36 @@ def caption(
     return fit_html(text, limit)  # never half an entity like "&am", nor half a tag
 
 
-def keyboard(view: TableView) -> InlineKeyboardMarkup | None:
-    if not view.buttons:
-        return None
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton(say(b.label, lang=view.lang), callback_data=b.data) for b in row]
-            for row in view.buttons
-        ]
-    )
+def keyboard(
+    view: TableView, last: list[InlineKeyboardButton] | None = None
+) -> InlineKeyboardMarkup | None:
+    """The view's buttons, and the row ``last`` below them (the board's, if any)."""
+    rows = [
+        [InlineKeyboardButton(say(b.label, lang=view.lang), callback_data=b.data) for b in row]
+        for row in view.buttons
+    ]
+    if last:
+        rows.append(last)
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 class TelegramScreen:
     """The messages of one chat (or forum topic), through the Bot API."""
 
-    def __init__(self, bot: Bot, channel: str, turn: Turn | None = None) -> None:
+    def __init__(
+        self, bot: Bot, channel: str, turn: Turn | None = None, board: BoardButton | None = None
+    ) -> None:
         self.bot = bot
         self.channel = channel
         self.chat_id, self.thread = target(channel)
         #: waits for the chat's send pace before each message or edit (None: no wait)
         self.turn = turn
+        #: the tables' "Open the board" button (None: no Mini App)
+        self.board = board
+
+    def _keyboard(self, view: TableView) -> InlineKeyboardMarkup | None:
+        last = self.board.row(view, self.chat_id) if self.board is not None else None
+        return keyboard(view, last)
 
     async def _turn(self) -> None:
         """Wait for the chat's pace, and take it."""
@@ -104,7 +115,7 @@ class TelegramScreen:
                     ),
                     chat_id=self.chat_id,
                     message_id=int(msg),
-                    reply_markup=keyboard(view),
+                    reply_markup=self._keyboard(view),
                 )
             else:
                 await self.bot.edit_message_text(
@@ -112,7 +123,7 @@ class TelegramScreen:
                     chat_id=self.chat_id,
                     message_id=int(msg),
                     parse_mode=ParseMode.HTML,
-                    reply_markup=keyboard(view),
+                    reply_markup=self._keyboard(view),
                 )
         except BadRequest as e:
             if "not modified" in str(e).lower():
@@ -133,7 +144,7 @@ class TelegramScreen:
                     view.image,
                     caption=self._caption(view),
                     parse_mode=ParseMode.HTML,
-                    reply_markup=keyboard(view),
+                    reply_markup=self._keyboard(view),
                     message_thread_id=self.thread,
                 )
             else:
@@ -141,7 +152,7 @@ class TelegramScreen:
                     self.chat_id,
                     self._caption(view),
                     parse_mode=ParseMode.HTML,
-                    reply_markup=keyboard(view),
+                    reply_markup=self._keyboard(view),
                     message_thread_id=self.thread,
                 )
         except (Forbidden, BadRequest) as e:

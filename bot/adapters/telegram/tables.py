@@ -13,6 +13,7 @@ from ...present import TableView, Text, table_view
 from ...service import GameService, Outcome
 from ...store.pace import MemoryPacer, Pacer
 from ..reconcile import Reconciler
+from .board_button import BoardButton
 from .outbox import Outboxes, Pace, Pending, Turn
 from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
 
@@ -28,8 +29,11 @@ class Tables:
         pacer: Pacer,
         image_size: int,
         finished: Callable[[Game], None],
+        board: BoardButton | None = None,
     ) -> None:
+        """``board``: the tables' "Open the board" button (None: no Mini App)."""
         self.bot = bot
+        self.board = board
         self.image_size = image_size
         self.reconciler = Reconciler(service)
         threaded = not isinstance(pacer, MemoryPacer)  # a shared pacer asks the store
@@ -93,7 +97,7 @@ class Tables:
     async def _show(self, pending: Pending, turn: Turn) -> None:
         """A table's turn in its chat: what the chat shows read again, then reconciled."""
         view = pending.view
-        screen = TelegramScreen(self.bot, view.channel, turn)
+        screen = TelegramScreen(self.bot, view.channel, turn, self.board)
         put_up = await self.reconciler.reconcile(
             view,
             pending.shown,

@@ -32,6 +32,14 @@ class WebhookSettings:
     path: str = "telegram"
 
 
+def where_of(update: Update) -> tuple[str, User] | None:
+    """The channel and the person of a command (None: not from a person in a chat)."""
+    message, tg_user = update.effective_message, update.effective_user
+    if message is None or tg_user is None:
+        return None
+    return channel_of(message, message.chat.id), user_of(tg_user, message)
+
+
 def channel_of(message: Message | None, chat_id: int) -> str:
     """One game per chat, or per forum topic."""
     if message is not None and message.is_topic_message and message.message_thread_id:

@@ -41,4 +41,7 @@ AFTER: dict[str, str | tuple[str, str]] = {
     "refuse.replay_busy": "A replay is already being drawn here. It will be along shortly.",
     "record.caption": "The record of this game ({rules} Ludo). Check its dice with "
     "ludo-bot verify.",
+    # the live board, opened from a table (issue 23)
+    "btn.open_board": "Open the board",
+    "board.unavailable": "The live board cannot be opened here right now.",
 }
