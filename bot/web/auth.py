@@ -57,9 +57,11 @@ SPECTATOR = "spectator"
 class Refused(Exception):
     """The proof is refused; ``key`` names why (``web.forged``, ``web.expired``)."""
 
-    def __init__(self, key: str, detail: str = "") -> None:
+    def __init__(self, key: str, detail: str = "", lang: str | None = None) -> None:
         super().__init__(detail or key)
         self.key = key
+        #: the language of the person refused, when it is known (a signed, stale initData)
+        self.lang = lang
 
 
 # -- Telegram's initData ---------------------------------------------------------
@@ -97,9 +99,6 @@ def telegram_user(
     auth = fields.get("auth_date", "")
     if not auth.isascii() or not auth.isdigit() or len(auth) > 12:
         raise Refused("web.forged", "no auth_date")
-    now = time.time() if now is None else now
-    if int(auth) < now - max_age or int(auth) > now + SKEW:
-        raise Refused("web.expired", "auth_date out of range")
     try:
         user = json.loads(fields.get("user", ""))
     except ValueError:
@@ -113,13 +112,12 @@ def telegram_user(
         str(user[k]).strip() for k in ("first_name", "last_name") if isinstance(user.get(k), str)
     ).strip() or str(user.get("username") or uid)
     code = user.get("language_code")
+    lang = language_of(code[:20] if isinstance(code, str) else None)
+    now = time.time() if now is None else now
+    if int(auth) < now - max_age or int(auth) > now + SKEW:
+        raise Refused("web.expired", "auth_date out of range", lang)
     start = fields.get("start_param") or None
-    return TelegramLogin(
-        User("telegram", str(uid), name),
-        language_of(code if isinstance(code, str) else None),
-        start,
-        int(auth),
-    )
+    return TelegramLogin(User("telegram", str(uid), name), lang, start, int(auth))
 
 
 def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
