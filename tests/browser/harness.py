@@ -1,0 +1,141 @@
+"""The bot's board served for a real browser: the game service on a SQLite file, the
+board's routes on the one web server, and Debian's chromium driven by Playwright.
+
+Pages sign in as the platforms make them: Telegram's ``WebApp`` object injected with
+initData signed by the test's bot token (the server's real check runs), spectators by
+their link.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+from bot.app.web import WebServer, start_web
+from bot.hosting import User
+from bot.outcome import Outcome
+from bot.store.sqlite import SqliteStore
+from bot.web.auth import Keys, sign_init_data
+from bot.web.board import Board
+from bot.web.hub import Hub
+from bot.web.setup import board_routes
+from tests.service_helpers import Table, service
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TOKEN = "123456:TEST-token-for-the-browser-tests"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+#: the WebApp object's methods the page calls (Telegram's script makes them)
+STUBS = "{ready() {}, expand() {}}"
+#: Telegram's colours as a client passes them (a light theme)
+THEME_PARAMS = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#707579",
+    "link_color": "#3390ec",
+    "button_color": "#3390ec",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#f4f4f5",
+}
+
+
+@dataclass
+class Site:
+    """The board's server and the service behind it."""
+
+    table: Table
+    board: Board
+    server: WebServer
+    browser: Browser
+    shown: list[Outcome] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def tg_init_data(self, user: User, game_id: str, language: str = "en") -> str:
+        who = {"id": int(user.id), "first_name": user.name, "language_code": language}
+        fields = {
+            "user": json.dumps(who, separators=(",", ":")),
+            "auth_date": str(int(time.time())),
+            "start_param": self.board.keys.play(game_id),
+            "query_id": "AAH-test",
+        }
+        return sign_init_data(fields, TOKEN)
+
+    async def context(self, size: dict[str, int] = PHONE, motion: bool = False) -> BrowserContext:
+        return await self.browser.new_context(
+            viewport=size,
+            reduced_motion="no-preference" if motion else "reduce",
+            device_scale_factor=2 if size == PHONE else 1,
+        )
+
+    async def telegram_page(
+        self, ctx: BrowserContext, user: User, game_id: str, language: str = "en"
+    ) -> Page:
+        """A page opened as Telegram's Mini App: ``window.Telegram.WebApp`` as Telegram's
+        script makes it, with initData signed by the bot's token."""
+        web_app = {
+            "initData": self.tg_init_data(user, game_id, language),
+            "themeParams": THEME_PARAMS,
+        }
+        script = f"window.Telegram = {{WebApp: Object.assign({json.dumps(web_app)}, {STUBS})}};"
+        page = await ctx.new_page()
+        await page.add_init_script(script)
+        await page.goto(f"{self.url}/board/")
+        await ready(page)
+        return page
+
+    async def watch_page(self, ctx: BrowserContext, game_id: str) -> Page:
+        page = await ctx.new_page()
+        await page.goto(f"{self.url}/board/?watch={self.board.keys.watch(game_id)}")
+        await ready(page)
+        return page
+
+
+async def ready(page: Page) -> None:
+    await page.wait_for_selector("body.ready svg.board .piece, body.ready[data-status=lobby]")
+
+
+@asynccontextmanager
+async def site(tmp: Path) -> AsyncIterator[Site]:
+    table = service(SqliteStore(str(tmp / "board.sqlite3")), seed=11)
+    shown: list[Outcome] = []
+
+    async def show(outcome: Outcome) -> None:
+        shown.append(outcome)
+
+    board = Board(table.svc, Keys([TOKEN]), Hub(table.svc), telegram_token=TOKEN, show=show)
+    await board.hub.start()
+    server = await start_web("127.0.0.1", 0, {}, routes=board_routes(board))
+    try:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                yield Site(table, board, server, browser, shown)
+            finally:
+                await browser.close()
+    finally:
+        await server.close()
+        await board.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]

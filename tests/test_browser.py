@@ -1,0 +1,177 @@
+"""The web board in a real browser (Debian's chromium, driven by Playwright).
+
+Few and fast: one page walks every rule set and theme; two Telegram players play a
+whole game to its end while a spectator follows (the press-to-other-page latency
+printed); the Discord Activity signs in through its SDK.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from playwright.async_api import Page
+
+import engine
+from bot.hosting import Game, User
+from bot.web.geometry import board_geometry
+from tests.browser.harness import DESKTOP, PHONE, Site, percentile, ready, site
+from tests.service_helpers import current, person_on_turn
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "board"
+THEMES = ("classic", "dark", "colourblind")
+#: two Telegram users (their pages sign in with initData signed by the test's token)
+ANA = User("telegram", "101", "Ana")
+BEN = User("telegram", "102", "Ben")
+
+
+def opened(s: Site, channel: str, rules: str, theme: str = "classic", moves: int = 0) -> Game:
+    """A game of Ana and Ben (computers fill super) started, ``moves`` presses in."""
+    t = s.table
+    t.svc.open(channel, ANA, rules, theme=theme)
+    t.join(channel, ANA)
+    t.join(channel, BEN)
+    t.start(channel, ANA)
+    game = current(t, channel)
+    for _ in range(moves):
+        user = person_on_turn(game)
+        if user is None:
+            break
+        reply = t.board(channel)
+        t.press(channel, user, reply.buttons[0][-1].data)
+        game = current(t, channel)
+    return game
+
+
+async def board_facts(page: Page) -> dict[str, object]:
+    return dict(
+        await page.evaluate(
+            """() => {
+            const svg = document.querySelector('svg.board');
+            return {
+              theme: svg.dataset.theme, rules: svg.dataset.rules,
+              squares: svg.querySelectorAll('[data-square]').length,
+              stars: svg.querySelectorAll('.star').length,
+              pieces: svg.querySelectorAll('.piece').length,
+              movable: svg.querySelectorAll('.piece.movable').length,
+              actions: document.querySelectorAll('#actions button').length,
+            };
+        }"""
+        )
+    )
+
+
+async def test_every_rule_set_and_theme_drawn_with_screenshots(tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        ctx = await s.context(PHONE)
+        page = await ctx.new_page()
+        for k, rules in enumerate(engine.RULE_SETS):
+            for theme in THEMES:
+                game = opened(s, f"tg:-{k}{len(theme)}", rules, theme)
+                await page.goto(f"{s.url}/board/?watch={s.board.keys.watch(game.id)}")
+                await ready(page)
+                facts = await board_facts(page)
+                stars = {"star": 4, "shelter": 4, "none": 0}[board_geometry(rules)["star_style"]]
+                assert game.state is not None
+                pieces = sum(len(p) for p in game.state.pieces.values())
+                assert facts == {
+                    "theme": theme,
+                    "rules": rules,
+                    "squares": 72,
+                    "stars": stars,
+                    "pieces": pieces,
+                    "movable": 0,
+                    "actions": 0,
+                }, facts
+        # the screenshots of docs/board: a game some moves in, three themes, phone and desktop
+        DOCS.mkdir(parents=True, exist_ok=True)
+        for theme in THEMES:
+            game = opened(s, f"tg:-9{len(theme)}", "classic", theme, moves=60)
+            user = person_on_turn(game)
+            assert user is not None
+            for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+                shot = await s.context(size)
+                player = await s.telegram_page(shot, user, game.id)
+                await player.screenshot(path=str(DOCS / f"{theme}-{name}.png"), full_page=True)
+                await shot.close()
+        await ctx.close()
+
+
+#: the page shows the game at this revision or a later one (a function: the page's
+#: Content-Security-Policy forbids evaluating strings)
+AT_LEAST = "(rev) => Number(document.body.dataset.rev) >= rev"
+
+
+async def turn_ready(page: Page, rev_at_least: int) -> None:
+    await page.wait_for_function(AT_LEAST, arg=rev_at_least)
+
+
+async def test_two_players_play_a_whole_game_while_a_spectator_follows(tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        t = s.table
+        t.svc.open("tg:-500", ANA, "classic")
+        game_id = current(t, "tg:-500").id
+        ana = await s.telegram_page(await s.context(), ANA, game_id)
+        ben = await s.telegram_page(await s.context(), BEN, game_id, "pt_BR")
+        watcher = await s.watch_page(await s.context(), game_id)
+        sent: list[str] = []
+
+        def frame(payload: str | bytes) -> None:
+            sent.append(payload if isinstance(payload, str) else payload.decode())
+
+        watcher.on("websocket", lambda ws: ws.on("framesent", frame))
+        await watcher.reload()
+        await ready(watcher)
+        # the lobby, through the pages: Ben joins (in Portuguese), Ana starts
+        assert await ben.locator("#actions button").all_inner_texts() == ["Entrar"]
+        assert await watcher.locator("#actions button").count() == 0
+        await ben.click("#actions button[data-kind=join]")
+        await ana.wait_for_selector("#seats li:nth-child(2)")
+        await ana.click("#actions button[data-kind=start]")
+        pages = {ANA.id: ana, BEN.id: ben}
+        latency: list[float] = []
+        tapped = False
+        for _ in range(3000):
+            game = t.get(game_id)
+            assert game is not None
+            if game.status != "playing":
+                break
+            user = person_on_turn(game)
+            assert user is not None
+            me, other = pages[user.id], pages[BEN.id if user.id == ANA.id else ANA.id]
+            for page in (me, other, watcher):
+                await turn_ready(page, game.rev)
+            if not tapped:  # a spectator's tap does nothing: no press leaves the page
+                for piece in await watcher.locator("svg.board .piece").all():
+                    await piece.dispatch_event("click")
+                tapped = True
+            roll = me.locator("#actions button[data-kind=roll]")
+            started = time.perf_counter()
+            if await roll.count():
+                await roll.click()
+            else:
+                await me.locator("svg.board .piece.movable").first.dispatch_event("click")
+            await other.wait_for_function(AT_LEAST, arg=game.rev + 1, polling="raf")
+            latency.append(time.perf_counter() - started)
+        else:
+            raise AssertionError("no end in 3000 presses")
+        final = t.get(game_id)
+        assert final is not None and final.status == "over"
+        for page in (ana, ben, watcher):
+            await turn_ready(page, final.rev)
+            await page.wait_for_selector("#standings:not([hidden])")
+            assert await page.get_attribute("body", "data-status") == "over"
+        assert await ana.locator("#actions button[data-kind=rematch]").count() == 1
+        assert await ben.locator("#actions button[data-kind=rematch]").count() == 1
+        assert await watcher.locator("#actions button").count() == 0
+        assert not any('"press"' in frame for frame in sent) and sent, sent
+        # every press made on a page was shown in the chat, the last one the final game
+        await asyncio.sleep(0)  # the shows run in the background
+        assert s.shown and s.shown[-1].game is not None
+        assert len(s.shown) == len(latency) + 2  # the join and the start too
+        p50, p95 = percentile(latency, 0.5), percentile(latency, 0.95)
+        print(
+            f"\nweb board: {len(latency)} presses, press to the other page: "
+            f"p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {max(latency) * 1000:.0f} ms"
+        )
