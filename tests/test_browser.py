@@ -15,8 +15,10 @@ from playwright.async_api import Page
 
 import engine
 from bot.hosting import Game, User
+from bot.web.discord import DiscordOAuth
 from bot.web.geometry import board_geometry
 from tests.browser.harness import DESKTOP, PHONE, Site, percentile, ready, site
+from tests.fake_discord import FakeDiscord
 from tests.service_helpers import current, person_on_turn
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "board"
@@ -175,3 +177,39 @@ async def test_two_players_play_a_whole_game_while_a_spectator_follows(tmp_path:
             f"\nweb board: {len(latency)} presses, press to the other page: "
             f"p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {max(latency) * 1000:.0f} ms"
         )
+
+
+async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: Path) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        oauth = DiscordOAuth(fake.app_id, fake.client_secret, fake.api_base)
+        async with site(tmp_path, oauth) as s:
+            channel = str(fake.channel_id)
+            dana = User("discord", "777", "Dana")
+            s.table.svc.open(f"dc:{channel}", dana)
+            code = fake.mint_code(777, "Dana", locale="es-ES")
+            ctx = await s.context()
+            page = await s.discord_page(ctx, fake.app_id, code, dana, channel)
+            # the SDK's own handshake and commands, as Discord's client saw them
+            seen = await page.evaluate("window.__discord.map((m) => [m.opcode, m.cmd])")
+            assert seen == [[0, None], [1, "AUTHORIZE"], [1, "AUTHENTICATE"]], seen
+            handshake = await page.evaluate("window.__discord[0].payload")
+            assert handshake["client_id"] == str(fake.app_id) and handshake["frame_id"] == "frame1"
+            authorize = await page.evaluate("window.__discord[1].payload.args")
+            assert authorize["scope"] == ["identify"] and authorize["response_type"] == "code"
+            # the real code exchange ran against the fake Discord, with the client's secret
+            exchange = next(c for c in fake.calls if c.path == "/oauth2/token")
+            assert exchange.body["code"] == code
+            # signed in as Dana, in her language, in her channel's game: she plays
+            assert await page.get_attribute("html", "lang") == "es"
+            assert await page.get_attribute("body", "data-role") == "player"
+            kinds = await page.eval_on_selector_all(
+                "#actions button", "(bs) => bs.map((b) => b.dataset.kind)"
+            )
+            assert "add_computer" in kinds and "start" in kinds
+            await page.click("#actions button[data-kind=add_computer]")
+            await page.wait_for_selector("#seats li:nth-child(2)")
+            await ctx.close()
+    finally:
+        await fake.close()

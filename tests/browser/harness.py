@@ -23,6 +23,7 @@ from bot.outcome import Outcome
 from bot.store.sqlite import SqliteStore
 from bot.web.auth import Keys, sign_init_data
 from bot.web.board import Board
+from bot.web.discord import DiscordOAuth
 from bot.web.hub import Hub
 from bot.web.setup import board_routes
 from tests.service_helpers import Table, service
@@ -37,7 +38,11 @@ ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # a Discord Activity is served from https://<application id>.discordsays.com
+    "--host-resolver-rules=MAP *.discordsays.com 127.0.0.1",
 ]
+#: Discord's client at the Embedded App SDK's postMessage boundary (window.parent)
+DISCORD_STUB = (Path(__file__).parent / "discord_stub.js").read_text()
 TOKEN = "123456:TEST-token-for-the-browser-tests"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -102,6 +107,24 @@ class Site:
         await ready(page)
         return page
 
+    async def discord_page(
+        self, ctx: BrowserContext, app_id: int, code: str, user: User, channel: str
+    ) -> Page:
+        """A page opened as Discord opens an Activity: at ``<app id>.discordsays.com``
+        with the SDK's query parameters, its window.parent answering as Discord's client
+        does (``code``: what AUTHORIZE gives)."""
+        config = {
+            "code": code,
+            "user": {"id": user.id, "username": user.name.lower(), "discriminator": "0"},
+            "application": {"id": str(app_id), "name": "Ludo"},
+        }
+        page = await ctx.new_page()
+        await page.add_init_script(DISCORD_STUB.replace("__CONFIG__", json.dumps(config)))
+        query = f"frame_id=frame1&instance_id=i-1&platform=mobile&channel_id={channel}"
+        await page.goto(f"http://{app_id}.discordsays.com:{self.server.port}/board/?{query}")
+        await ready(page)
+        return page
+
     async def watch_page(self, ctx: BrowserContext, game_id: str) -> Page:
         page = await ctx.new_page()
         await page.goto(f"{self.url}/board/?watch={self.board.keys.watch(game_id)}")
@@ -114,14 +137,16 @@ async def ready(page: Page) -> None:
 
 
 @asynccontextmanager
-async def site(tmp: Path) -> AsyncIterator[Site]:
+async def site(tmp: Path, discord: DiscordOAuth | None = None) -> AsyncIterator[Site]:
     table = service(SqliteStore(str(tmp / "board.sqlite3")), seed=11)
     shown: list[Outcome] = []
 
     async def show(outcome: Outcome) -> None:
         shown.append(outcome)
 
-    board = Board(table.svc, Keys([TOKEN]), Hub(table.svc), telegram_token=TOKEN, show=show)
+    board = Board(
+        table.svc, Keys([TOKEN]), Hub(table.svc), telegram_token=TOKEN, show=show, discord=discord
+    )
     await board.hub.start()
     server = await start_web("127.0.0.1", 0, {}, routes=board_routes(board))
     try:

@@ -61,9 +61,13 @@ export async function openSession(where) {
   return postJson("session", {});
 }
 
+/** The Activity's application id: Discord serves an Activity from
+ * https://<application id>.discordsays.com (else the bot says it). */
 async function discordClientId() {
   const meta = document.querySelector('meta[name="discord-client-id"]');
   if (meta && meta.content) return meta.content;
+  const host = /^(\d{5,20})\.discordsays\.com$/.exec(location.hostname);
+  if (host) return host[1];
   const res = await fetch(apiUrl("discord/config"));
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return (await res.json()).client_id;
