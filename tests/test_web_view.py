@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot.hosting import User
-from bot.present import parse_press
+from bot.present import parse_press, say
 from bot.store.sqlite import SqliteStore
 from bot.web.geometry import board_geometry
 from bot.web.view import game_json
@@ -120,3 +120,28 @@ def test_the_last_move_and_roll_are_there_to_animate(table: Table) -> None:
         data = mine["moves"][0]["data"] if mine["moves"] else mine["actions"][0]["data"]
         table.press(CH, user, data)
     raise AssertionError("no move in 200 presses")
+
+
+def test_the_caption_tells_the_story_of_the_last_actions_in_the_viewers_language(
+    table: Table,
+) -> None:
+    table.new_game(CH, ANA)
+    table.join(CH, ANA)
+    table.join(CH, BEN)
+    table.start(CH, ANA)
+    game = current(table, CH)
+    assert game_json(game, None, "en")["story"] == []  # nothing played yet
+    for _ in range(12):
+        user = person_on_turn(game)
+        assert user is not None
+        mine = game_json(game, user, "en")
+        data = mine["moves"][0]["data"] if mine["moves"] else mine["actions"][0]["data"]
+        reply = table.press(CH, user, data)
+        assert not reply.refused and reply.view is not None
+        game = current(table, CH)
+    english, italian = game_json(game, None, "en"), game_json(game, None, "it")
+    assert 1 <= len(english["story"]) <= 6 and len(english["story"]) == len(italian["story"])
+    assert english["story"] != italian["story"]
+    # its last line is the chat's, of the last press
+    assert reply.view is not None and reply.view.story
+    assert english["story"][-1] == say(reply.view.story[-1])

@@ -11,10 +11,12 @@ offered none.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import engine
-from engine import COLOUR_INDEX, HOME, GameState, Move
+from engine import COLOUR_INDEX, HOME, Event, GameState, Move
 
 from ..hosting import LOBBY, OVER, PLAYING, Game, Happened, User
 from ..present import Text, say, table_view
@@ -25,6 +27,40 @@ from ..present.view import move_label
 from .geometry import square_name
 
 YARD, HOME_AT = "yard", "home"
+#: the caption's story tells what the game's last few actions did
+STORY_ACTIONS = 6
+#: games replayed so far: game key -> (actions replayed, state, each last action's events)
+_REPLAYED: OrderedDict[str, tuple[str, GameState, tuple[tuple[Event, ...], ...]]] = OrderedDict()
+REPLAYED_KEPT = 512
+_LOCK = threading.Lock()
+
+
+def recent_events(game: Game) -> tuple[Event, ...]:
+    """The engine's events of the game's last :data:`STORY_ACTIONS` actions (its record
+    replayed, from where the last replay of this game stopped: a page is told the story
+    whoever made the change, a chat button, a timer or another worker)."""
+    if game.state is None or game.start is None or not game.actions:
+        return ()
+    with _LOCK:
+        kept = _REPLAYED.get(game.key)
+    record = game.record()
+    actions = record["actions"]
+    try:
+        if kept is not None and game.actions.startswith(kept[0]):
+            done, state, recent = len(kept[0]), kept[1], list(kept[2])
+        else:
+            done, state, recent = 0, engine.start_of(record), []
+        for action in actions[done:]:
+            state, happened = engine.apply(state, action)
+            recent = [*recent[1 - STORY_ACTIONS :], tuple(happened)]
+    except engine.LudoError:
+        return ()
+    with _LOCK:
+        _REPLAYED[game.key] = (game.actions, state, tuple(recent))
+        _REPLAYED.move_to_end(game.key)
+        while len(_REPLAYED) > REPLAYED_KEPT:
+            _REPLAYED.popitem(last=False)
+    return tuple(e for events in recent for e in events)
 
 
 def where(colour: str, progress: int) -> str:
@@ -42,10 +78,12 @@ def game_json(
     game: Game, viewer: User | None, language: str, happened: Happened | None = None
 ) -> dict[str, Any]:
     """``game`` as ``viewer`` (None: a spectator) sees it, its words in ``language``;
-    ``happened``: what just happened, told in the caption's story (None: only its
-    status lines)."""
+    ``happened``: what just happened, told in the caption's story (None: the game's
+    last few actions)."""
     lang = language
-    view = table_view(game, happened, max_story=None, lang=lang)
+    if happened is None and game.status in (PLAYING, OVER):
+        happened = Happened(None, list(recent_events(game)))
+    view = table_view(game, happened, lang=lang)
     state = game.state
     me = game.seat_of(viewer) if viewer is not None else None
     seat = game.on_turn()
