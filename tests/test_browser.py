@@ -26,6 +26,9 @@ THEMES = ("classic", "dark", "colourblind")
 #: two Telegram users (their pages sign in with initData signed by the test's token)
 ANA = User("telegram", "101", "Ana")
 BEN = User("telegram", "102", "Ben")
+#: the page shows the game at this revision or a later one (a function: the page's
+#: Content-Security-Policy forbids evaluating strings)
+AT_LEAST = "(rev) => Number(document.body.dataset.rev) >= rev"
 
 
 def opened(s: Site, channel: str, rules: str, theme: str = "classic", moves: int = 0) -> Game:
@@ -98,11 +101,28 @@ async def test_every_rule_set_and_theme_drawn_with_screenshots(tmp_path: Path) -
                 await player.screenshot(path=str(DOCS / f"{theme}-{name}.png"), full_page=True)
                 await shot.close()
         await ctx.close()
-
-
-#: the page shows the game at this revision or a later one (a function: the page's
-#: Content-Security-Policy forbids evaluating strings)
-AT_LEAST = "(rev) => Number(document.body.dataset.rev) >= rev"
+        # moves, captures and the die animated, where motion is welcome
+        game = opened(s, "tg:-77", "classic")
+        watching = await s.context(motion=True)
+        page = await s.watch_page(watching, game.id)
+        moved: set[str] = set()
+        for _ in range(400):
+            user = person_on_turn(game)
+            assert user is not None
+            t = s.table
+            t.press(game.channel, user, t.board(game.channel).buttons[0][-1].data)
+            game = current(t, game.channel)
+            await page.wait_for_function(AT_LEAST, arg=game.rev)
+            move = game.last.get("move")
+            if move and len(move) >= 6:  # a capture: the mover's and the victim's pieces
+                moved = {f"{move[0]}-{move[1] + 1}", f"{move[4]}-{move[5] + 1}"}
+                break
+        else:
+            raise AssertionError("no capture in 400 presses")
+        animated = set(await page.evaluate("window.__animated"))
+        assert moved <= animated, (moved, animated)
+        assert await page.evaluate("window.__rolled") > 0
+        await watching.close()
 
 
 async def turn_ready(page: Page, rev_at_least: int) -> None:
@@ -167,6 +187,8 @@ async def test_two_players_play_a_whole_game_while_a_spectator_follows(tmp_path:
         assert await ana.locator("#actions button[data-kind=rematch]").count() == 1
         assert await ben.locator("#actions button[data-kind=rematch]").count() == 1
         assert await watcher.locator("#actions button").count() == 0
+        # the players asked for reduced motion: nothing moved but at once
+        assert await ana.evaluate("[window.__animated.length, window.__rolled]") == [0, 0]
         assert not any('"press"' in frame for frame in sent) and sent, sent
         # every press made on a page was shown in the chat, the last one the final game
         await asyncio.sleep(0)  # the shows run in the background

@@ -41,6 +41,20 @@ ARGS = [
     # a Discord Activity is served from https://<application id>.discordsays.com
     "--host-resolver-rules=MAP *.discordsays.com 127.0.0.1",
 ]
+#: what the page animates, logged: window.__animated (the pieces), window.__rolled (the die)
+WATCH_MOTION = """
+window.__animated = []; window.__rolled = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.__animated.push(this.dataset.piece || this.id);
+  return animate.apply(this, args);
+};
+new MutationObserver((changes) => {
+  for (const c of changes) {
+    if (c.target.id === "die" && c.target.classList.contains("rolling")) window.__rolled++;
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["class"] });
+"""
 #: Discord's client at the Embedded App SDK's postMessage boundary (window.parent)
 DISCORD_STUB = (Path(__file__).parent / "discord_stub.js").read_text()
 TOKEN = "123456:TEST-token-for-the-browser-tests"
@@ -85,11 +99,13 @@ class Site:
         return sign_init_data(fields, TOKEN)
 
     async def context(self, size: dict[str, int] = PHONE, motion: bool = False) -> BrowserContext:
-        return await self.browser.new_context(
+        ctx = await self.browser.new_context(
             viewport=size,
             reduced_motion="no-preference" if motion else "reduce",
             device_scale_factor=2 if size == PHONE else 1,
         )
+        await ctx.add_init_script(WATCH_MOTION)
+        return ctx
 
     async def telegram_page(
         self, ctx: BrowserContext, user: User, game_id: str, language: str = "en"

@@ -142,6 +142,8 @@ async function show(game) {
   else dieFace(die, value, theme);
   ui.lastRoll = rollKey;
   die.dataset.colour = (roll && roll.colour) || (game.turn && game.turn.colour) || "";
+  // the last roll, shown faded while the player on turn has still to roll
+  die.dataset.stale = game.turn && game.turn.phase === "roll" ? "yes" : "no";
 
   $("#prompt").textContent = game.status_lines.join("\n");
   const turn = game.turn;
