@@ -92,6 +92,10 @@ class Board:
 
     async def post_session(self, request: web.Request) -> web.Response:
         lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])
+        if self.limiter is not None:  # by address: nobody is known yet
+            verdict = await self.limiter.admit(f"web:{request.remote}", None, False)
+            if not verdict.allowed:
+                return error("web.slow_down", lang, 429)
         try:
             body = await read_json(request)
             auth = request.headers.get("Authorization", "")

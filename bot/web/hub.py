@@ -51,13 +51,14 @@ def default_render() -> Render:
 class Viewer:
     """One page watching one game through one websocket."""
 
-    __slots__ = ("queue", "session", "task", "ws")
+    __slots__ = ("closing", "queue", "session", "task", "ws")
 
     def __init__(self, ws: web.WebSocketResponse, session: Session) -> None:
         self.ws = ws
         self.session = session
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE)
         self.task: asyncio.Task[None] | None = None
+        self.closing: asyncio.Future[None] | None = None
 
     @property
     def game(self) -> str:
@@ -68,10 +69,20 @@ class Viewer:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            if self.task is not None:
-                self.task.cancel()
+            self.drop()
             return False
         return True
+
+    def drop(self) -> None:
+        """Stop sending, and close the socket (1013: the page may come back later)."""
+        if self.task is not None:
+            self.task.cancel()
+        if not self.ws.closed and self.closing is None:
+            self.closing = asyncio.ensure_future(self._close())
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=1013, message=b"too slow")
 
     async def send_all(self) -> None:
         try:
@@ -80,10 +91,6 @@ class Viewer:
                 await self.ws.send_str(text)
         except (ConnectionError, RuntimeError):
             pass  # the page is gone
-        finally:
-            if not self.ws.closed:
-                with contextlib.suppress(Exception):
-                    await asyncio.shield(self.ws.close(code=1013, message=b"too slow"))
 
 
 class Hub:
