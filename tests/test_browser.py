@@ -29,6 +29,8 @@ BEN = User("telegram", "102", "Ben")
 #: the page shows the game at this revision or a later one (a function: the page's
 #: Content-Security-Policy forbids evaluating strings)
 AT_LEAST = "(rev) => Number(document.body.dataset.rev) >= rev"
+#: the page's link went down and came back up
+LINK_BACK = "() => window.__links.join(' ').includes('down up')"
 
 
 def opened(s: Site, channel: str, rules: str, theme: str = "classic", moves: int = 0) -> Game:
@@ -168,6 +170,12 @@ async def test_two_players_play_a_whole_game_while_a_spectator_follows(tmp_path:
                 for piece in await watcher.locator("svg.board .piece").all():
                     await piece.dispatch_event("click")
                 tapped = True
+            if len(latency) == 20:  # the server drops every socket: the pages come back
+                for viewers in list(s.board.hub.games.values()):
+                    for viewer in list(viewers):
+                        await viewer.ws.close()
+                for page in (me, other, watcher):
+                    await page.wait_for_function(LINK_BACK)
             roll = me.locator("#actions button[data-kind=roll]")
             started = time.perf_counter()
             if await roll.count():

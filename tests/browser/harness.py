@@ -41,9 +41,10 @@ ARGS = [
     # a Discord Activity is served from https://<application id>.discordsays.com
     "--host-resolver-rules=MAP *.discordsays.com 127.0.0.1",
 ]
-#: what the page animates, logged: window.__animated (the pieces), window.__rolled (the die)
+#: what the page animates, logged: window.__animated (the pieces), window.__rolled (the
+#: die); and its link to the bot going down and up: window.__links
 WATCH_MOTION = """
-window.__animated = []; window.__rolled = 0;
+window.__animated = []; window.__rolled = 0; window.__links = [];
 const animate = Element.prototype.animate;
 Element.prototype.animate = function (...args) {
   window.__animated.push(this.dataset.piece || this.id);
@@ -52,8 +53,9 @@ Element.prototype.animate = function (...args) {
 new MutationObserver((changes) => {
   for (const c of changes) {
     if (c.target.id === "die" && c.target.classList.contains("rolling")) window.__rolled++;
+    if (c.attributeName === "data-link") window.__links.push(c.target.dataset.link);
   }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ["class"] });
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["class", "data-link"] });
 """
 #: Discord's client at the Embedded App SDK's postMessage boundary (window.parent)
 DISCORD_STUB = (Path(__file__).parent / "discord_stub.js").read_text()

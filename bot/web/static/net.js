@@ -102,6 +102,9 @@ export class Live {
     this.pending = new Map();
     this.pause = 250;
     this.closed = false;
+    // sockets in a row that closed before any state came (a session expired, the
+    // game gone): after a few the page stops trying and says the link is down
+    this.barren = 0;
     this.connect();
   }
 
@@ -110,6 +113,7 @@ export class Live {
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(url);
     this.ws = ws;
+    let fed = false;
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", session: this.session }));
     };
@@ -121,6 +125,8 @@ export class Live {
         return;
       }
       if (msg.type === "state") {
+        fed = true;
+        this.barren = 0;
         this.pause = 250;
         this.onLink(true);
         this.onState(msg.game);
@@ -136,7 +142,8 @@ export class Live {
       this.onLink(false);
       for (const done of this.pending.values()) done({ ok: false, text: "" });
       this.pending.clear();
-      if (this.closed) return;
+      if (!fed) this.barren += 1;
+      if (this.closed || this.barren >= 4) return;
       setTimeout(() => this.connect(), this.pause);
       this.pause = Math.min(this.pause * 2, 8000);
     };
