@@ -7,7 +7,6 @@ printed); the Discord Activity signs in through its SDK.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
@@ -15,11 +14,16 @@ from playwright.async_api import Page
 
 import engine
 from bot.hosting import Game, User
+from bot.store.sqlite import SqliteStore
 from bot.web.discord import DiscordOAuth
 from bot.web.geometry import board_geometry
 from tests.browser.harness import DESKTOP, PHONE, Site, percentile, ready, site
+from tests.chat_scenarios import shown_version
+from tests.conftest import FakeClock
 from tests.fake_discord import FakeDiscord
+from tests.fake_telegram import FakeTelegram, make_user
 from tests.service_helpers import current, person_on_turn
+from tests.test_telegram import Bot, running
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "board"
 THEMES = ("classic", "dark", "colourblind")
@@ -131,82 +135,107 @@ async def turn_ready(page: Page, rev_at_least: int) -> None:
     await page.wait_for_function(AT_LEAST, arg=rev_at_least)
 
 
-async def test_two_players_play_a_whole_game_while_a_spectator_follows(tmp_path: Path) -> None:
-    async with site(tmp_path) as s:
-        t = s.table
-        t.svc.open("tg:-500", ANA, "classic")
-        game_id = current(t, "tg:-500").id
-        ana = await s.telegram_page(await s.context(), ANA, game_id)
-        ben = await s.telegram_page(await s.context(), BEN, game_id, "pt_BR")
-        watcher = await s.watch_page(await s.context(), game_id)
-        sent: list[str] = []
+async def test_two_players_play_a_whole_game_while_a_spectator_follows(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    fake = FakeTelegram()
+    await fake.start()
+    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
+    try:
+        async with (
+            running(fake, store, clock) as bot,
+            site(tmp_path, svc=bot.service, show=bot.adapter.show) as s,
+        ):
+            await play_a_whole_game(s, bot)
+    finally:
+        store.close()
+        await fake.close()
 
-        def frame(payload: str | bytes) -> None:
-            sent.append(payload if isinstance(payload, str) else payload.decode())
 
-        watcher.on("websocket", lambda ws: ws.on("framesent", frame))
-        await watcher.reload()
-        await ready(watcher)
-        # the lobby, through the pages: Ben joins (in Portuguese), Ana starts
-        assert await ben.locator("#actions button").all_inner_texts() == ["Entrar"]
-        assert await watcher.locator("#actions button").count() == 0
-        await ben.click("#actions button[data-kind=join]")
-        await ana.wait_for_selector("#seats li:nth-child(2)")
-        await ana.click("#actions button[data-kind=start]")
-        pages = {ANA.id: ana, BEN.id: ben}
-        latency: list[float] = []
-        tapped = False
-        for _ in range(3000):
-            game = t.get(game_id)
-            assert game is not None
-            if game.status != "playing":
-                break
-            user = person_on_turn(game)
-            assert user is not None
-            me, other = pages[user.id], pages[BEN.id if user.id == ANA.id else ANA.id]
+async def play_a_whole_game(s: Site, bot: Bot) -> None:
+    """Ana opens a game in a Telegram group; Ben joins and Ana starts it on their pages,
+    then they play it on their pages to the end, the group's table in step."""
+    fake = bot.fake
+    group = fake.group()
+    fake.send_text(group, make_user(int(ANA.id), ANA.name), "/ludo classic timer=0")
+    await bot.settle()
+    game_id = current(s.table, f"tg:{group['id']}").id
+    t = s.table
+    ana = await s.telegram_page(await s.context(), ANA, game_id)
+    ben = await s.telegram_page(await s.context(), BEN, game_id, "pt_BR")
+    watcher = await s.watch_page(await s.context(), game_id)
+    sent: list[str] = []
+
+    def frame(payload: str | bytes) -> None:
+        sent.append(payload if isinstance(payload, str) else payload.decode())
+
+    watcher.on("websocket", lambda ws: ws.on("framesent", frame))
+    await watcher.reload()
+    await ready(watcher)
+    # the lobby, through the pages: Ben joins (in Portuguese), Ana starts
+    assert await ben.locator("#actions button").all_inner_texts() == ["Entrar"]
+    assert await watcher.locator("#actions button").count() == 0
+    await ben.click("#actions button[data-kind=join]")
+    await ana.wait_for_selector("#seats li:nth-child(2)")
+    await ana.click("#actions button[data-kind=start]")
+    pages = {ANA.id: ana, BEN.id: ben}
+    latency: list[float] = []
+    tapped = False
+    for _ in range(3000):
+        game = t.get(game_id)
+        assert game is not None
+        if game.status != "playing":
+            break
+        user = person_on_turn(game)
+        assert user is not None
+        me, other = pages[user.id], pages[BEN.id if user.id == ANA.id else ANA.id]
+        for page in (me, other, watcher):
+            await turn_ready(page, game.rev)
+        if not tapped:  # a spectator's tap does nothing: no press leaves the page
+            for piece in await watcher.locator("svg.board .piece").all():
+                await piece.dispatch_event("click")
+            tapped = True
+        if len(latency) == 20:
+            # the group's table shows the game as the pages do
+            await bot.settle()
+            assert shown_version(fake, group["id"], game_id) == game.version
+            # the server drops every socket: the pages come back
+            for viewers in list(s.board.hub.games.values()):
+                for viewer in list(viewers):
+                    await viewer.ws.close()
             for page in (me, other, watcher):
-                await turn_ready(page, game.rev)
-            if not tapped:  # a spectator's tap does nothing: no press leaves the page
-                for piece in await watcher.locator("svg.board .piece").all():
-                    await piece.dispatch_event("click")
-                tapped = True
-            if len(latency) == 20:  # the server drops every socket: the pages come back
-                for viewers in list(s.board.hub.games.values()):
-                    for viewer in list(viewers):
-                        await viewer.ws.close()
-                for page in (me, other, watcher):
-                    await page.wait_for_function(LINK_BACK)
-            roll = me.locator("#actions button[data-kind=roll]")
-            started = time.perf_counter()
-            if await roll.count():
-                await roll.click()
-            else:
-                await me.locator("svg.board .piece.movable").first.dispatch_event("click")
-            await other.wait_for_function(AT_LEAST, arg=game.rev + 1, polling="raf")
-            latency.append(time.perf_counter() - started)
+                await page.wait_for_function(LINK_BACK)
+        roll = me.locator("#actions button[data-kind=roll]")
+        started = time.perf_counter()
+        if await roll.count():
+            await roll.click()
         else:
-            raise AssertionError("no end in 3000 presses")
-        final = t.get(game_id)
-        assert final is not None and final.status == "over"
-        for page in (ana, ben, watcher):
-            await turn_ready(page, final.rev)
-            await page.wait_for_selector("#standings:not([hidden])")
-            assert await page.get_attribute("body", "data-status") == "over"
-        assert await ana.locator("#actions button[data-kind=rematch]").count() == 1
-        assert await ben.locator("#actions button[data-kind=rematch]").count() == 1
-        assert await watcher.locator("#actions button").count() == 0
-        # the players asked for reduced motion: nothing moved but at once
-        assert await ana.evaluate("[window.__animated.length, window.__rolled]") == [0, 0]
-        assert not any('"press"' in frame for frame in sent) and sent, sent
-        # every press made on a page was shown in the chat, the last one the final game
-        await asyncio.sleep(0)  # the shows run in the background
-        assert s.shown and s.shown[-1].game is not None
-        assert len(s.shown) == len(latency) + 2  # the join and the start too
-        p50, p95 = percentile(latency, 0.5), percentile(latency, 0.95)
-        print(
-            f"\nweb board: {len(latency)} presses, press to the other page: "
-            f"p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {max(latency) * 1000:.0f} ms"
-        )
+            await me.locator("svg.board .piece.movable").first.dispatch_event("click")
+        await other.wait_for_function(AT_LEAST, arg=game.rev + 1, polling="raf")
+        latency.append(time.perf_counter() - started)
+    else:
+        raise AssertionError("no end in 3000 presses")
+    final = t.get(game_id)
+    assert final is not None and final.status == "over"
+    for page in (ana, ben, watcher):
+        await turn_ready(page, final.rev)
+        await page.wait_for_selector("#standings:not([hidden])")
+        assert await page.get_attribute("body", "data-status") == "over"
+    assert await ana.locator("#actions button[data-kind=rematch]").count() == 1
+    assert await ben.locator("#actions button[data-kind=rematch]").count() == 1
+    assert await watcher.locator("#actions button").count() == 0
+    # the players asked for reduced motion: nothing moved but at once
+    assert await ana.evaluate("[window.__animated.length, window.__rolled]") == [0, 0]
+    assert not any('"press"' in frame for frame in sent) and sent, sent
+    # every press made on a page was shown in the group, which shows the final table
+    await bot.settle()
+    assert len(s.shown) == len(latency) + 2  # the join and the start too
+    assert shown_version(fake, group["id"], game_id) == final.version
+    p50, p95 = percentile(latency, 0.5), percentile(latency, 0.95)
+    print(
+        f"\nweb board: {len(latency)} presses, press to the other page: "
+        f"p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {max(latency) * 1000:.0f} ms"
+    )
 
 
 async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: Path) -> None:

@@ -20,9 +20,10 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 from bot.app.web import WebServer, start_web
 from bot.hosting import User
 from bot.outcome import Outcome
+from bot.service import GameService
 from bot.store.sqlite import SqliteStore
 from bot.web.auth import Keys, sign_init_data
-from bot.web.board import Board
+from bot.web.board import Board, Show
 from bot.web.discord import DiscordOAuth
 from bot.web.hub import Hub
 from bot.web.setup import board_routes
@@ -155,15 +156,25 @@ async def ready(page: Page) -> None:
 
 
 @asynccontextmanager
-async def site(tmp: Path, discord: DiscordOAuth | None = None) -> AsyncIterator[Site]:
-    table = service(SqliteStore(str(tmp / "board.sqlite3")), seed=11)
+async def site(
+    tmp: Path,
+    discord: DiscordOAuth | None = None,
+    svc: GameService | None = None,
+    show: Show | None = None,
+) -> AsyncIterator[Site]:
+    """The board's server on a free port of the loopback, and chromium: on ``svc`` (a
+    service of its own on a SQLite file if None), showing the pages' presses in their
+    chats through ``show`` (else only kept in :attr:`Site.shown`)."""
+    table = Table(svc) if svc is not None else service(SqliteStore(str(tmp / "b.sqlite3")), seed=11)
     shown: list[Outcome] = []
 
-    async def show(outcome: Outcome) -> None:
+    async def keep(outcome: Outcome) -> None:
         shown.append(outcome)
+        if show is not None:
+            await show(outcome)
 
     board = Board(
-        table.svc, Keys([TOKEN]), Hub(table.svc), telegram_token=TOKEN, show=show, discord=discord
+        table.svc, Keys([TOKEN]), Hub(table.svc), telegram_token=TOKEN, show=keep, discord=discord
     )
     await board.hub.start()
     server = await start_web("127.0.0.1", 0, {}, routes=board_routes(board))
