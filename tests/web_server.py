@@ -79,9 +79,14 @@ async def serve_board(
 
 
 def init_data(
-    user: User, start_param: str | None = None, *, age: float = 60, lang: str = "en"
+    user: User,
+    start_param: str | None = None,
+    *,
+    age: float = 60,
+    lang: str = "en",
+    token: str = TG_TOKEN,
 ) -> str:
-    """initData for ``user`` as Telegram signs it for the test bot."""
+    """initData for ``user`` as Telegram signs it for the bot of ``token``."""
     fields = {
         "user": json.dumps({"id": int(user.id), "first_name": user.name, "language_code": lang}),
         "auth_date": str(int(time.time() - age)),
@@ -89,7 +94,7 @@ def init_data(
     }
     if start_param is not None:
         fields["start_param"] = start_param
-    return sign_init_data(fields, TG_TOKEN)
+    return sign_init_data(fields, token)
 
 
 async def post_session(
