@@ -177,6 +177,7 @@ async def play_a_whole_game(s: Site, bot: Bot) -> None:
     assert await watcher.locator("#actions button").count() == 0
     await ben.click("#actions button[data-kind=join]")
     await ana.wait_for_selector("#seats li:nth-child(2)")
+    await ana.screenshot(path=str(DOCS / "lobby-phone.png"), full_page=True)
     await ana.click("#actions button[data-kind=start]")
     pages = {ANA.id: ana, BEN.id: ben}
     latency: list[float] = []
@@ -221,6 +222,7 @@ async def play_a_whole_game(s: Site, bot: Bot) -> None:
         await turn_ready(page, final.rev)
         await page.wait_for_selector("#standings:not([hidden])")
         assert await page.get_attribute("body", "data-status") == "over"
+    await ben.screenshot(path=str(DOCS / "standings-phone.png"), full_page=True)
     assert await ana.locator("#actions button[data-kind=rematch]").count() == 1
     assert await ben.locator("#actions button[data-kind=rematch]").count() == 1
     assert await watcher.locator("#actions button").count() == 0

@@ -4,6 +4,8 @@
 
 const NS = "http://www.w3.org/2000/svg";
 const STEP_MS = 90;
+// a piece home is drawn this much smaller, so that all of a colour's fit in its triangle
+const HOME_SCALE = 0.55;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -145,9 +147,11 @@ export class Board {
         const n = Math.min(6, Math.max(4, counts[p.colour]));
         xy = geom.yards[p.colour].slots[String(n)][p.number - 1];
       } else if (p.at === "home") {
+        // home: small, two by two in the colour's triangle
         const [hx, hy] = geom.home[p.colour].centre;
         const k = (stacks[`home-${p.colour}`] = (stacks[`home-${p.colour}`] || 0) + 1) - 1;
-        xy = [hx + ((k % 3) - 1) * 0.28, hy + (Math.floor(k / 3) - 0.5) * 0.28];
+        const rows = Math.ceil(counts[p.colour] / 2);
+        xy = [hx + ((k % 2) - 0.5) * 0.42, hy + (Math.floor(k / 2) - (rows - 1) / 2) * 0.42, HOME_SCALE];
       } else {
         const [cx, cy] = centre(geom, p.at);
         const k = (stacks[p.at] = (stacks[p.at] || 0) + 1) - 1;
@@ -188,9 +192,9 @@ export class Board {
       const id = `${p.colour}-${p.number}`;
       seen.add(id);
       const node = this.pieceNode(t, p.colour, p.number);
-      const [x, y] = places.get(id);
+      const [x, y, scale] = places.get(id);
       const before = this.where.get(id);
-      const to = `translate(${x}px, ${y}px)`;
+      const to = `translate(${x}px, ${y}px)` + (scale ? ` scale(${scale})` : "");
       node.dataset.at = p.at;
       node.style.transform = to;
       if (animate && before && before.at !== p.at) {
