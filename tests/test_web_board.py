@@ -4,6 +4,7 @@ refusal leaving the game as it was."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from bot.hosting import Intent
 from bot.present.buttons import game_button
 from bot.service import GameService
 from bot.store import SqliteStore
-from bot.web.words import WORDS
+from bot.web.auth import SPECTATOR, Session
+from bot.web.words import WORDS, words
 from tests.service_helpers import Dice
 from tests.web_server import (
     ANA,
@@ -200,3 +202,16 @@ async def test_a_socket_without_a_valid_hello_is_closed(
     ws = await http.ws_connect(f"{served.url}/api/ws")
     await ws.send_json({"type": "hello", "session": body["session"]})
     assert (await receive(ws))["text"] == WORDS["web.expired"]
+
+
+async def test_an_idle_socket_is_closed_when_its_session_expires(
+    service: GameService, served: Served, http: aiohttp.ClientSession
+) -> None:
+    game = playing(service, "tg:-100", ANA, BEN)
+    short = Session("", "", "", "it", game.id, game.channel, SPECTATOR, time.time() + 0.5)
+    ws, first = await connect(http, served.url, served.keys.session(short))
+    assert first["type"] == "state"
+    told = await receive(ws)  # nothing sent by the page: the server ends it
+    assert told == {"type": "refused", "text": words("web.expired", "it")}
+    await ws.receive()
+    assert ws.close_code == 4401

@@ -7,6 +7,7 @@ anything else closes the socket."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections import OrderedDict
@@ -61,29 +62,33 @@ async def live(board: Board, request: web.Request) -> web.StreamResponse:
     try:
         session = board.keys.read_session(hello.get("session"), board.clock())
     except Refused as r:
-        await ws.send_str(_dumps({"type": "refused", "text": words(r.key, None)}))
-        await ws.close(code=REFUSED, message=r.key.encode())
+        await _end(ws, words(r.key, r.lang), r.key.encode())
         return ws
     viewer = Viewer(ws, session)
     board.hub.add(viewer)  # first: a change from now on reaches it
     try:
         game = await asyncio.to_thread(board.service.get, session.game)
         if game is None:
-            text = words("web.no_game", session.language)
-            viewer.offer(_dumps({"type": "refused", "text": text}))
-            await ws.close(code=REFUSED, message=b"no game")
+            board.hub.remove(viewer)
+            await _end(ws, words("web.no_game", session.language), b"no game")
             return ws
         viewer.offer(board.hub.state(game, session))
         seen: OrderedDict[str, None] = OrderedDict()
-        async for msg in ws:
+        while True:
+            left = session.expires - board.clock()
+            if left <= 0:  # told, then closed: the page asks for a new session
+                board.hub.remove(viewer)
+                await _end(ws, words("web.expired", session.language), b"expired")
+                break
+            try:
+                msg = await ws.receive(timeout=left)
+            except TimeoutError:
+                continue
+            if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                break
             message = _message(msg)
             if message is None or message.get("type") != "press":
                 await ws.close(code=GARBAGE, message=b"not understood")
-                break
-            if session.expires < board.clock():
-                text = words("web.expired", session.language)
-                viewer.offer(_dumps({"type": "refused", "text": text}))
-                await ws.close(code=REFUSED, message=b"expired")
                 break
             answer = await press(board, session, message, seen)
             if not viewer.offer(_dumps(answer)):
@@ -91,6 +96,13 @@ async def live(board: Board, request: web.Request) -> web.StreamResponse:
     finally:
         board.hub.remove(viewer)
     return ws
+
+
+async def _end(ws: web.WebSocketResponse, text: str, why: bytes) -> None:
+    """Tell the page ``text`` (a refusal), then close its socket (4401)."""
+    with contextlib.suppress(Exception):
+        await ws.send_str(_dumps({"type": "refused", "text": text}))
+    await ws.close(code=REFUSED, message=why)
 
 
 def _message(msg: Any) -> dict[str, Any] | None:
