@@ -62,7 +62,7 @@ async def test_presses_and_sessions_are_rate_limited(service: GameService, serve
             await ws.send_json({"type": "press", "data": roll, "id": str(n)})
             texts.append((await receive(ws))["text"])
         assert texts[-1] == WORDS["web.slow_down"] and texts[0] != WORDS["web.slow_down"]
-        # two sessions from this address were allowed (one above); the next are refused
+        # a person's sessions count with their presses: refused now
         statuses = [(await post_session(http, served.url, auth=auth))[0] for _ in range(2)]
         assert statuses[-1] == 429
     now = service.get(game.id)

@@ -92,10 +92,6 @@ class Board:
 
     async def post_session(self, request: web.Request) -> web.Response:
         lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])
-        if self.limiter is not None:  # by address: nobody is known yet
-            verdict = await self.limiter.admit(f"web:{request.remote}", None, False)
-            if not verdict.allowed:
-                return error("web.slow_down", lang, 429)
         try:
             body = await read_json(request)
             auth = request.headers.get("Authorization", "")
@@ -117,6 +113,7 @@ class Board:
             raise Refused("web.forged")
         login = telegram_user(init_data, self.telegram_token, self.clock())
         lang, start, named = login.language, login.start_param, body.get("game")
+        await self._admit(login.user, lang)
         if start is not None and start.startswith("w"):  # a spectator link opened in Telegram
             game = await self._game(self.keys.read_watch(start), lang)
             return self.answer(game, self.session_of(None, game, lang, SPECTATOR))
@@ -138,6 +135,7 @@ class Board:
             login = await self.discord.whoami(token)
         except DiscordRefused:
             raise Refused("web.discord_refused") from None
+        await self._admit(login.user, login.language)
         channel = body.get("channel")
         if not isinstance(channel, str) or not channel.isdigit() or len(channel) > 20:
             raise Failed("web.bad_request", 400, login.language)
@@ -151,6 +149,14 @@ class Board:
         lang = language_of(asked[:20]) if isinstance(asked, str) else lang
         game = await self._game(self.keys.read_watch(body.get("watch")), lang)
         return self.answer(game, self.session_of(None, game, lang, SPECTATOR))
+
+    async def _admit(self, user: User, lang: str) -> None:
+        """A person's sessions count in their rate limit, as their presses do (a
+        spectator is nobody: their cost is a signature check and a load)."""
+        if self.limiter is not None:
+            verdict = await self.limiter.admit(f"{user.platform}:{user.id}", None, False)
+            if not verdict.allowed:
+                raise Failed("web.slow_down", 429, lang)
 
     async def _game(self, game_id: str, lang: str) -> Game:
         game = await asyncio.to_thread(self.service.get, game_id)
