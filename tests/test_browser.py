@@ -51,7 +51,9 @@ def opened(s: Site, channel: str, rules: str, theme: str = "classic", moves: int
             break
         reply = t.board(channel)
         t.press(channel, user, reply.buttons[0][-1].data)
-        game = current(t, channel)
+        got = t.get(game.id)
+        assert got is not None
+        game = got
     return game
 
 
@@ -106,6 +108,14 @@ async def test_every_rule_set_and_theme_drawn_with_screenshots(tmp_path: Path) -
                 player = await s.telegram_page(shot, user, game.id)
                 await player.screenshot(path=str(DOCS / f"{theme}-{name}.png"), full_page=True)
                 await shot.close()
+        # and a game's end, as a player sees it (Rematch and the standings)
+        game = opened(s, "tg:-88", "classic", moves=5000)
+        assert game.status == "over"
+        shot = await s.context(PHONE)
+        player = await s.telegram_page(shot, BEN, game.id, "pt_BR")
+        await player.wait_for_selector("#actions button[data-kind=rematch]")
+        await player.screenshot(path=str(DOCS / "standings-phone.png"), full_page=True)
+        await shot.close()
         await ctx.close()
         # moves, captures and the die animated, where motion is welcome
         game = opened(s, "tg:-77", "classic")
@@ -222,7 +232,6 @@ async def play_a_whole_game(s: Site, bot: Bot) -> None:
         await turn_ready(page, final.rev)
         await page.wait_for_selector("#standings:not([hidden])")
         assert await page.get_attribute("body", "data-status") == "over"
-    await ben.screenshot(path=str(DOCS / "standings-phone.png"), full_page=True)
     assert await ana.locator("#actions button[data-kind=rematch]").count() == 1
     assert await ben.locator("#actions button[data-kind=rematch]").count() == 1
     assert await watcher.locator("#actions button").count() == 0
