@@ -12,11 +12,10 @@ What the chat shows of a game (the adapters' notes) is read with the game and
 written beside it (:meth:`GameService.note_shown`), never bumping the game's
 revision, so showing a game can never make a player's press conflict.
 
-Faults never escape (see :mod:`bot.faults`): a store that cannot be reached
-makes every request a refusal ``refuse.store_down``, told to the operators once
-per outage; a game that cannot be read is let go (logged, forgotten, its
-channel freed, the chat told: :attr:`Outcome.freed`); a bug is logged with its
-traceback and refused ``refuse.busy``, the game kept.
+Faults never escape (:mod:`bot.faults`): an unreachable store makes every request
+a refusal ``refuse.store_down`` (told once per outage); an unreadable game is let
+go (:attr:`Outcome.freed`); a bug is logged and refused ``refuse.busy``.  After
+each save that succeeded, :attr:`GameService.listeners` are told (the live board).
 """
 
 from __future__ import annotations
@@ -105,15 +104,15 @@ class GameService:
         self.quotas = quotas or Quotas(store)
         #: finished games kept for good: stats, each channel's last game
         self.records = Records(store, self.outage, self.quotas.counted)
+        #: told (game id, channel, new rev) after every save that succeeded, in its thread
+        self.listeners: list[Callable[[str, str, int], None]] = []
 
     @property
-    def store_reachable(self) -> bool:
-        """Whether the store is reachable: no outage, or it has ended (:class:`Outage`)."""
+    def store_reachable(self) -> bool:  # no outage, or it has ended (:class:`Outage`)
         return not self.outage.down
 
     @property
-    def store_answered(self) -> bool:
-        """Whether the store answered the last call made to it (from any thread)."""
+    def store_answered(self) -> bool:  # the store answered the last call made to it
         return self.outage.answering
 
     def _luck(self) -> Luck:
@@ -159,9 +158,8 @@ class GameService:
         return self.guard.request(lambda: self._open(game, channel, user), channel)
 
     def rematch(self, channel: str, user: User, game_id: str | None = None) -> Outcome:
-        """The same table again (see :mod:`bot.hosting.rematch`): of game ``game_id``
-        (its Rematch button), or of the game finished last in ``channel``.  Pressed
-        again once the rematch is open, it says yes to it."""
+        """The same table again (:mod:`bot.hosting.rematch`) of game ``game_id``, or of
+        ``channel``'s last; pressed once it is open, it says yes to it."""
         return self.guard.request(lambda: self._rematch(channel, user, game_id), channel)
 
     def _rematch(self, channel: str, user: User, game_id: str | None) -> Outcome:
@@ -181,6 +179,8 @@ class GameService:
             except Refusal as r:
                 return Outcome(None, refusal=r)
             if (made := self.quotas.create(game, channel, user)) is not False:
+                if made is True:
+                    self._changed(game)
                 return Outcome(game, happened) if made is True else Outcome(None, refusal=made)
         return Outcome(live, refusal=Refusal("refuse.game_running"))
 
@@ -199,6 +199,7 @@ class GameService:
         made = self.quotas.create(game, channel, user)
         if made is not True:
             return Outcome(None, refusal=made or Refusal("refuse.game_running"))
+        self._changed(game)
         return Outcome(game, Happened(by=user, facts=[Note("lobby.opened")]))
 
     def act(self, channel: str, user: User, intent: Intent) -> Outcome:
@@ -211,12 +212,9 @@ class GameService:
     def press(
         self, channel: str, user: User, game_id: str, version: int, intent: Intent
     ) -> Outcome:
-        """A button of game ``game_id`` at ``version`` pressed in ``channel``.
-
-        A button of another version is outdated: nothing changes, and the
-        outcome carries the current game so the chat can be brought up to date
-        (a finished game's Rematch button asks for :meth:`rematch`).
-        """
+        """A button of game ``game_id`` at ``version`` pressed in ``channel``.  Another
+        version's is outdated: nothing changes, the outcome carries the current game
+        (to bring the chat up to date).  A finished game's Rematch asks :meth:`rematch`."""
         if intent.kind == "rematch":
             return self.rematch(channel, user, game_id)
         return self.guard.request(
@@ -245,12 +243,7 @@ class GameService:
 
     def shown(self, game_id: str) -> Shown | None:
         """What the chat shows of game ``game_id`` (None: nothing, or no answer)."""
-
-        def work() -> Shown | None:
-            stored = self.store.load(game_id)
-            return stored.shown if stored is not None else None
-
-        return self.guard.read(work, None)
+        return self.guard.read(lambda: getattr(self.store.load(game_id), "shown", None), None)
 
     def get(self, game_id: str) -> Game | None:
         """The game ``game_id``, read-only, finished or not (None if gone or unreadable)."""
@@ -279,8 +272,7 @@ class GameService:
 
         Safe from every worker at once: a deadline is claimed by one, its move saved
         only if nobody else changed the game.  One game that fails never stops the
-        others; an unreachable store ends the round (:attr:`store_answered`).
-        """
+        others; an unreachable store ends the round (:attr:`store_answered`)."""
         now = self.clock() if now is None else now
         try:
             due = self.store.claim_due(now, DEADLINE_LEASE)
@@ -384,7 +376,15 @@ class GameService:
         game.rev += 1
         if finished:
             self.records.keep(game, self.clock())
+        self._changed(game)
         return True
+
+    def _changed(self, game: Game) -> None:
+        for listener in self.listeners:
+            try:
+                listener(game.id, game.channel, game.rev)
+            except Exception:  # a listener's bug never undoes a save
+                log.exception("a listener of game %s failed", game.id)
 
     def _read(
         self, stored: Stored | None, *, game_id: str | None = None, channel: str | None = None

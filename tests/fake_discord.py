@@ -539,6 +539,11 @@ class FakeDiscord:
         self._cond = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        #: the OAuth2 client secret (the app's id is :attr:`app_id`)
+        self.client_secret = "fake-client-secret"
+        #: OAuth2 codes not exchanged yet, and the access tokens given: -> the user
+        self.oauth_codes: dict[str, dict[str, Any]] = {}
+        self.oauth_tokens: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------------
     # life
@@ -549,6 +554,7 @@ class FakeDiscord:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         r = app.router
         r.add_get(API + "/users/@me", self._get_me)
+        r.add_post(API + "/oauth2/token", self._post_oauth_token)
         r.add_get(API + "/oauth2/applications/@me", self._get_application)
         r.add_get(API + "/gateway", self._get_gateway)
         r.add_get(API + "/gateway/bot", self._get_gateway_bot)
@@ -1240,6 +1246,8 @@ class FakeDiscord:
                         body = json.loads(raw)
                     elif name.startswith("files["):
                         files.append((name, part.filename or "", bytes(raw)))  # type: ignore[union-attr]
+            elif ctype.startswith("application/x-www-form-urlencoded"):
+                body = dict(await request.post())
             else:
                 raw_text = await request.text()
                 body = json.loads(raw_text) if raw_text else None
@@ -1289,8 +1297,73 @@ class FakeDiscord:
     # REST: bot, application, gateway
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):  # an OAuth2 access token: its user
+            user = self.oauth_tokens.get(auth[len("Bearer ") :])
+            if user is None:
+                raise DiscordError(401, 0, "401: Unauthorized")
+            return _json(user)
         self._bot_auth(request)
         return _json(self.bot_user)
+
+    # ------------------------------------------------------------------
+    # OAuth2 (the Activity's sign-in)
+
+    def mint_code(
+        self, user_id: int, name: str = "Player", *, locale: str = "en-US", scope: str = "identify"
+    ) -> str:
+        """A code the Embedded App SDK's ``authorize`` would give ``user_id`` (one use)."""
+        code = secrets.token_urlsafe(22)
+        self.oauth_codes[code] = {
+            "id": str(user_id),
+            "username": name.lower().replace(" ", "_")[:32],
+            "global_name": name,
+            "discriminator": "0",
+            "avatar": None,
+            "locale": locale,
+            "_scope": scope,
+        }
+        return code
+
+    async def _post_oauth_token(self, request: web.Request) -> web.Response:
+        """``POST /oauth2/token``: form-encoded only; the client by id and secret in the
+        body (or HTTP Basic); errors as OAuth2 says (``invalid_client``,
+        ``invalid_grant``...)."""
+        ctype = request.headers.get("Content-Type", "")
+        call = request[CALL]
+        if not ctype.startswith("application/x-www-form-urlencoded") or not isinstance(
+            call.body, dict
+        ):
+            return _json({"error": "invalid_request"}, status=400)
+        form: dict[str, Any] = call.body
+        client_id, secret = form.get("client_id"), form.get("client_secret")
+        basic = request.headers.get("Authorization", "")
+        if basic.startswith("Basic "):
+            import base64
+
+            client_id, _, secret = base64.b64decode(basic[6:]).decode().partition(":")
+        if client_id != str(self.app_id) or secret != self.client_secret:
+            return _json({"error": "invalid_client"}, status=401)
+        if form.get("grant_type") != "authorization_code":
+            return _json({"error": "unsupported_grant_type"}, status=400)
+        user = self.oauth_codes.pop(str(form.get("code", "")), None)
+        if user is None:
+            return _json(
+                {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'},
+                status=400,
+            )
+        scope = user.pop("_scope")
+        token = secrets.token_urlsafe(22)
+        self.oauth_tokens[token] = user
+        return _json(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": secrets.token_urlsafe(22),
+                "scope": scope,
+            }
+        )
 
     async def _get_application(self, request: web.Request) -> web.Response:
         self._bot_auth(request)

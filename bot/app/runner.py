@@ -16,9 +16,11 @@ from ..service import GameService, Outcome
 from ..store import RedisStore, Store, StoreError
 from ..store.pace import Limits, Pacer
 from ..store.redis_pace import RedisPacer
+from ..web.board import Board
+from ..web.setup import board_routes, make_board
 from .config import Settings
 from .health import health_checks, store_kind
-from .web import WebServer, check_port, start_web
+from .web import MAX_CONNECTIONS, WebServer, check_port, start_web
 
 if TYPE_CHECKING:
     from ..adapters.telegram import MiniApp
@@ -29,6 +31,8 @@ log = logging.getLogger(__name__)
 TIMER_TICK = 1.0
 #: how often the active games are counted for the figures, in seconds
 GAMES_TICK = 30.0
+#: connections the web server takes at once when it serves the board (its websockets)
+BOARD_CONNECTIONS = 5000
 #: while the store cannot be reached: the first wait between timer rounds, and the longest
 TIMER_BACKOFF = (1.0, 30.0)
 
@@ -225,7 +229,8 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
         lobby_minutes=settings.lobby_minutes,
         quotas=Quotas(store, settings.limits, parts),
     )
-    adapters = build_adapters(settings, service, Limiter(parts[0], settings.limits))
+    limiter = Limiter(parts[0], settings.limits)
+    adapters = build_adapters(settings, service, limiter)
     for warning in production_warnings(store):
         log.warning("%s", warning)
     stop = stop or asyncio.Event()
@@ -239,6 +244,7 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
     failures: list[asyncio.Future[Any]] = []
     web: WebServer | None = None
     counting: asyncio.Future[Any] | None = None
+    board: Board | None = None
     running = False
     why = "asked to stop"
     try:
@@ -246,6 +252,10 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
             # before the platforms: /healthz says 503 while they connect, and a
             # webhook update that comes early is refused (503: Telegram sends it again)
             routes = [r for adapter in adapters for r in getattr(adapter, "routes", list)()]
+            if settings.board is not None:  # the live board: a move made there shows in chat
+                board = make_board(settings, service, limiter, lambda o: _show(started, o))
+                await board.hub.start()
+                routes += board_routes(board)
             checks = health_checks(settings, store, service.outage)
             web = await start_web(
                 settings.web_host,
@@ -253,6 +263,7 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
                 checks,
                 routes=routes,
                 store_kind=store_kind(store),
+                max_connections=MAX_CONNECTIONS if board is None else BOARD_CONNECTIONS,
             )
         for adapter in adapters:
             await adapter.start()
@@ -289,6 +300,8 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
         for adapter in reversed(started):
             with contextlib.suppress(Exception):
                 await adapter.stop()
+        if board is not None:  # first: its sockets closed, the server stops at once
+            await board.close()
         if web is not None:
             await web.close()
         if running:

@@ -1,6 +1,6 @@
 """The bot's one web server (``aiohttp.web``): ``/healthz`` and ``/metrics``
-(:mod:`.health`) and whatever routes the adapters give (the Telegram webhook),
-on one port.
+(:mod:`.health`) and whatever routes the adapters give (the Telegram webhook)
+and the live board's (:mod:`bot.web`), on one port.
 
 What it holds against a client that misbehaves:
 
@@ -143,7 +143,9 @@ async def start_web(
     )
     await runner.setup()
     site = _CappedSite(runner, host, port, max_connections)
-    served = _served(bool(routes))
+    board = any(getattr(r, "path", "").startswith("/board") for r in routes)
+    hook = any(not getattr(r, "path", "/").startswith(("/board", "/api/")) for r in routes)
+    served = _served(hook, board)
     try:
         await site.start()
     except OSError as e:
@@ -154,8 +156,9 @@ async def start_web(
     return server
 
 
-def _served(webhook: bool) -> str:
-    return "/healthz, /metrics and the Telegram webhook" if webhook else "/healthz and /metrics"
+def _served(webhook: bool, board: bool = False) -> str:
+    parts = ["/healthz", "/metrics"] + ["the Telegram webhook"] * webhook + ["the board"] * board
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _cannot_serve(host: str, port: int, served: str, e: OSError) -> WebError:

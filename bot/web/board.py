@@ -1,0 +1,214 @@
+"""The board's server: what it needs (:class:`Board`) and its routes
+(:func:`bot.web.setup.board_routes`), added to the bot's one web server when ``settings.board``
+is set.  The protocol is docs/web-protocol.md."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from ..hosting import Game, User
+from ..limits import Limiter
+from ..outcome import Outcome
+from ..present.catalog import language_of
+from ..service import GameService
+from .auth import PLAYER, SESSION_SECONDS, SPECTATOR, Keys, Refused, Session, telegram_user
+from .discord import DiscordOAuth, DiscordRefused
+from .hub import Hub
+from .words import words
+
+log = logging.getLogger(__name__)
+
+#: the largest API body taken, in bytes
+MAX_JSON = 16 * 1024
+#: the rules the geometry is asked for
+RULES = ("classic", "tower", "italian", "super")
+
+Show = Callable[[Outcome], Awaitable[None]]
+
+
+async def _nothing(outcome: Outcome) -> None:
+    return None
+
+
+@dataclass
+class Board:
+    """Everything the board's routes use."""
+
+    service: GameService
+    keys: Keys
+    hub: Hub
+    #: the Telegram bot's token (None: no Telegram; initData refused)
+    telegram_token: str | None = None
+    #: the Discord Activity's OAuth2 client (None: no Activity)
+    discord: DiscordOAuth | None = None
+    #: the rate limits a press passes (as a chat's)
+    limiter: Limiter | None = None
+    #: shows an outcome in its chat, as a timer's is shown (the chat table in step)
+    show: Show = _nothing
+    clock: Callable[[], float] = time.time
+    #: the shows running (kept so that they are not collected half-way)
+    showing: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def session_of(self, user: User | None, game: Game, lang: str, role: str) -> Session:
+        platform, uid, name = (user.platform, user.id, user.name) if user else ("", "", "")
+        expires = self.clock() + SESSION_SECONDS
+        return Session(platform, uid, name, lang, game.id, game.channel, role, expires)
+
+    def answer(self, game: Game, session: Session, status: int = 200) -> web.Response:
+        body: dict[str, Any] = {
+            "session": self.keys.session(session),
+            "role": session.role,
+            "language": session.language,
+            "game": self.hub.render(game, session.user, session.language),
+        }
+        if session.role == PLAYER:
+            body["watch"] = self.keys.watch(game.id)
+        if status != 200:
+            body["error"] = words("web.not_playing", session.language)
+        return web.json_response(body, status=status)
+
+    def api_routes(self) -> list[web.RouteDef]:
+        return [
+            web.post("/api/session", self.post_session),
+            web.post("/api/discord/token", self.post_discord_token),
+        ]
+
+    async def close(self) -> None:
+        for task in list(self.showing):
+            task.cancel()
+        await self.hub.close()
+        if self.discord is not None:
+            await self.discord.close()
+
+    # -- POST /api/session ------------------------------------------------
+
+    async def post_session(self, request: web.Request) -> web.Response:
+        lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])
+        try:
+            body = await read_json(request)
+            auth = request.headers.get("Authorization", "")
+            if auth.startswith("tma "):
+                return await self._telegram(auth[4:], body)
+            if auth.startswith("discord "):
+                return await self._discord(auth[8:], body)
+            if auth:
+                raise Refused("web.forged")
+            return await self._spectator(body, lang)
+        except Refused as r:
+            status = 401 if r.key in ("web.forged", "web.expired", "web.discord_refused") else 400
+            return error(r.key, r.lang or lang, status)
+        except Failed as f:
+            return error(f.key, f.lang or lang, f.status)
+
+    async def _telegram(self, init_data: str, body: dict[str, Any]) -> web.Response:
+        if self.telegram_token is None:
+            raise Refused("web.forged")
+        login = telegram_user(init_data, self.telegram_token, self.clock())
+        lang, start, named = login.language, login.start_param, body.get("game")
+        await self._admit(login.user, lang)
+        if start is not None and start.startswith("w"):  # a spectator link opened in Telegram
+            game = await self._game(self.keys.read_watch(start), lang)
+            return self.answer(game, self.session_of(None, game, lang, SPECTATOR))
+        if start is not None:
+            game = await self._game(self.keys.read_play(start), lang)
+            return self.answer(game, self.session_of(login.user, game, lang, PLAYER))
+        if not isinstance(named, str) or len(named) != 8:
+            raise Failed("web.bad_request", 400, lang)
+        game = await self._game(named, lang)
+        seated = any(login.user.same(seat.user) for seat in game.seats)
+        if not seated:  # not a player here: they may watch
+            return self.answer(game, self.session_of(None, game, lang, SPECTATOR), 403)
+        return self.answer(game, self.session_of(login.user, game, lang, PLAYER))
+
+    async def _discord(self, token: str, body: dict[str, Any]) -> web.Response:
+        if self.discord is None:
+            raise Failed("web.no_activity", 404)
+        try:
+            login = await self.discord.whoami(token)
+        except DiscordRefused:
+            raise Refused("web.discord_refused") from None
+        await self._admit(login.user, login.language)
+        channel = body.get("channel")
+        if not isinstance(channel, str) or not channel.isdigit() or len(channel) > 20:
+            raise Failed("web.bad_request", 400, login.language)
+        game = await asyncio.to_thread(self.service.game_in, f"dc:{channel}")
+        if game is None:
+            raise Failed("web.no_game", 404, login.language)
+        return self.answer(game, self.session_of(login.user, game, login.language, PLAYER))
+
+    async def _spectator(self, body: dict[str, Any], lang: str) -> web.Response:
+        asked = body.get("language")
+        lang = language_of(asked[:20]) if isinstance(asked, str) else lang
+        game = await self._game(self.keys.read_watch(body.get("watch")), lang)
+        return self.answer(game, self.session_of(None, game, lang, SPECTATOR))
+
+    async def _admit(self, user: User, lang: str) -> None:
+        """A person's sessions count in their rate limit, as their presses do (a
+        spectator is nobody: their cost is a signature check and a load)."""
+        if self.limiter is not None:
+            verdict = await self.limiter.admit(f"{user.platform}:{user.id}", None, False)
+            if not verdict.allowed:
+                raise Failed("web.slow_down", 429, lang)
+
+    async def _game(self, game_id: str, lang: str) -> Game:
+        game = await asyncio.to_thread(self.service.get, game_id)
+        if game is None:
+            raise Failed("web.no_game", 404, lang)
+        return game
+
+    # -- POST /api/discord/token ------------------------------------------
+
+    async def post_discord_token(self, request: web.Request) -> web.Response:
+        lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])
+        if self.discord is None:
+            return error("web.no_activity", lang, 404)
+        try:
+            body = await read_json(request)
+        except Failed as f:
+            return error(f.key, lang, f.status)
+        code = body.get("code")
+        if not isinstance(code, str):
+            return error("web.bad_request", lang, 400)
+        try:
+            token = await self.discord.exchange(code)
+        except DiscordRefused:
+            return error("web.discord_refused", lang, 401)
+        return web.json_response({"access_token": token})
+
+
+class Failed(Exception):
+    """A request refused with ``status`` and the board's words ``key``."""
+
+    def __init__(self, key: str, status: int, lang: str | None = None) -> None:
+        super().__init__(key)
+        self.key, self.status, self.lang = key, status, lang
+
+
+def error(key: str, lang: str, status: int) -> web.Response:
+    return web.json_response({"error": words(key, lang)}, status=status)
+
+
+async def read_json(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object ({} for no body), at most :data:`MAX_JSON` bytes."""
+    if request.content_length is not None and request.content_length > MAX_JSON:
+        raise Failed("web.too_big", 413)
+    raw = await request.content.read(MAX_JSON + 1)
+    if len(raw) > MAX_JSON:
+        raise Failed("web.too_big", 413)
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise Failed("web.bad_request", 400) from None
+    if not isinstance(body, dict):
+        raise Failed("web.bad_request", 400)
+    return body

@@ -1,0 +1,51 @@
+"""The board made from the bot's settings (``ludo-bot run`` with ``LUDO_PUBLIC_URL``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from ..limits import Limiter
+from ..service import GameService
+from ..store import RedisStore
+from .auth import Keys
+from .board import Board, Show
+from .discord import DiscordOAuth
+from .hub import Hub
+from .live import ws_route
+from .pages import page_routes
+
+if TYPE_CHECKING:
+    from ..app.config import Settings
+
+
+def make_board(
+    settings: Settings, service: GameService, limiter: Limiter | None, show: Show
+) -> Board:
+    """The board of ``settings.board`` (which is set): its keys from the bot's tokens,
+    its hub on Redis when the games are there."""
+    board = settings.board
+    assert board is not None
+    tokens = [t for t in (settings.telegram_token, settings.discord_token) if t]
+    discord = None
+    if board.discord_client_id is not None and board.discord_client_secret is not None:
+        discord = DiscordOAuth(
+            board.discord_client_id, board.discord_client_secret, settings.discord_api_base
+        )
+    store = service.store
+    redis = store.client if isinstance(store, RedisStore) else None
+    return Board(
+        service,
+        Keys(tokens),
+        Hub(service, redis=redis),
+        telegram_token=settings.telegram_token or None,
+        discord=discord,
+        limiter=limiter,
+        show=show,
+    )
+
+
+def board_routes(board: Board) -> list[web.RouteDef]:
+    """Every route of the board: the API, the page and its files, the websocket."""
+    return [*board.api_routes(), *page_routes(), ws_route(board)]

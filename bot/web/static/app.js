@@ -1,0 +1,234 @@
+// The live board's page: who is looking, the game pushed over a websocket, the
+// board drawn, taps sent as the chat's button presses. Plain ES modules, no build.
+
+import { Board, dieFace, reducedMotion } from "./board.js";
+import { colourName, htmlLang, word } from "./i18n.js";
+import { Live, geometry, openSession, whereAmI } from "./net.js";
+
+const $ = (sel) => document.querySelector(sel);
+const geometries = new Map();
+
+const ui = {
+  game: null,
+  live: null,
+  board: null,
+  lastRoll: null,
+  busy: false,
+};
+
+/** Telegram's colours as the page's CSS variables (its WebApp object when Telegram's
+ * script is on the page, else the tgWebAppThemeParams of the URL's fragment). */
+function telegramTheme() {
+  let params = null;
+  const webApp = window.Telegram && window.Telegram.WebApp;
+  if (webApp && webApp.themeParams && Object.keys(webApp.themeParams).length) {
+    params = webApp.themeParams;
+  } else {
+    const raw = new URLSearchParams(location.hash.replace(/^#/, "")).get("tgWebAppThemeParams");
+    try {
+      params = raw ? JSON.parse(raw) : null;
+    } catch (_) {
+      params = null;
+    }
+  }
+  if (!params) return;
+  const root = document.documentElement.style;
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v === "string" && /^#[0-9a-fA-F]{3,8}$/.test(v)) root.setProperty(`--tg-${k.replace(/_/g, "-")}`, v);
+  }
+  document.documentElement.classList.add("telegram");
+  if (webApp) {
+    try {
+      webApp.ready();
+      webApp.expand();
+    } catch (_) {
+      /* an old client */
+    }
+  }
+}
+
+async function geometryFor(rules) {
+  if (!geometries.has(rules)) geometries.set(rules, await geometry(rules));
+  return geometries.get(rules);
+}
+
+function button(action) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = action.label;
+  b.className = `action ${action.style || "secondary"}`;
+  b.dataset.kind = action.kind;
+  b.dataset.press = action.data;
+  b.addEventListener("click", () => press(action.data));
+  return b;
+}
+
+async function press(data) {
+  if (!ui.live || ui.busy) return;
+  ui.busy = true;
+  document.body.classList.add("busy");
+  const answer = await ui.live.press(data);
+  ui.busy = false;
+  document.body.classList.remove("busy");
+  if (!answer.ok && answer.text) toast(answer.text);
+}
+
+let toastTimer = null;
+function toast(text) {
+  const t = $("#toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (t.hidden = true), 3500);
+}
+
+function rollDie(svg, value, theme) {
+  if (reducedMotion()) {
+    dieFace(svg, value, theme);
+    return;
+  }
+  let k = 0;
+  svg.classList.add("rolling");
+  const spin = setInterval(() => {
+    k += 1;
+    if (k >= 7) {
+      clearInterval(spin);
+      svg.classList.remove("rolling");
+      dieFace(svg, value, theme);
+      return;
+    }
+    dieFace(svg, 1 + Math.floor(Math.random() * 6), theme);
+  }, 55);
+}
+
+function seatLine(game, seat) {
+  const li = document.createElement("li");
+  li.className = "seat" + (seat.you ? " you" : "") + (seat.waiting ? " waiting" : "");
+  if (seat.colour) li.dataset.colour = seat.colour;
+  const dot = document.createElement("span");
+  dot.className = "dot";
+  li.appendChild(dot);
+  const name = document.createElement("span");
+  name.textContent = seat.name + (seat.colour ? ` · ${colourName(game, seat.colour)}` : "");
+  li.appendChild(name);
+  if (game.turn && game.turn.colour === seat.colour) li.classList.add("on-turn");
+  return li;
+}
+
+async function show(game) {
+  const first = ui.game === null;
+  const before = ui.game;
+  ui.game = game;
+  document.documentElement.lang = htmlLang(game.language);
+  document.body.dataset.status = game.status;
+  document.body.dataset.role = game.player ? "player" : "spectator";
+  const geom = await geometryFor(game.rules);
+  if (ui.game !== game) return; // a newer state came while the geometry loaded
+  const theme = geom.themes[game.theme] || geom.themes.classic;
+  const root = document.documentElement.style;
+  root.setProperty("--board-bg", theme.background);
+  root.setProperty("--movable", theme.movable);
+  for (const [c, pal] of Object.entries(theme.colours)) root.setProperty(`--${c}`, pal.main);
+  document.body.dataset.theme = game.theme;
+  $("#title").textContent = game.rules_name || game.rules;
+  ui.board.draw(geom, game, !first);
+
+  // the die: rolled on screen when a new roll comes
+  const die = $("#die");
+  const roll = game.last && game.last.roll;
+  const value = game.die || (roll && roll.die) || 0;
+  const rollKey = roll ? `${game.version}:${roll.colour}:${roll.die}` : null;
+  if (rollKey && rollKey !== ui.lastRoll && !first) rollDie(die, value, theme);
+  else dieFace(die, value, theme);
+  ui.lastRoll = rollKey;
+  die.dataset.colour = (roll && roll.colour) || (game.turn && game.turn.colour) || "";
+  // the last roll, shown faded while the player on turn has still to roll
+  die.dataset.stale = game.turn && game.turn.phase === "roll" ? "yes" : "no";
+
+  $("#prompt").textContent = game.status_lines.join("\n");
+  const turn = game.turn;
+  $("#turn").dataset.yours = turn && turn.yours ? "yes" : "no";
+  $("#turn").dataset.colour = turn ? turn.colour : "";
+
+  const actions = $("#actions");
+  actions.replaceChildren(...game.actions.map(button));
+
+  const story = $("#story");
+  story.replaceChildren(
+    ...game.story.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      return li;
+    }),
+  );
+
+  $("#seats").replaceChildren(...game.seats.map((s) => seatLine(game, s)));
+
+  const standings = $("#standings");
+  standings.hidden = game.status !== "over" || !game.standings;
+  if (!standings.hidden) {
+    $("#standings-title").textContent = game.standings.title;
+    $("#standings-rows").replaceChildren(
+      ...game.standings.rows.map((row) => {
+        const li = document.createElement("li");
+        li.dataset.colour = row.colour;
+        li.className = row.winner ? "winner" : "";
+        li.textContent = `${row.place}. ${row.winner ? "★ " : ""}${row.name} — ${row.detail}`;
+        return li;
+      }),
+    );
+  }
+  document.body.dataset.rev = String(game.rev);
+  document.body.dataset.version = String(game.version);
+  if (before === null) document.body.classList.add("ready");
+}
+
+function tickDeadline() {
+  const game = ui.game;
+  const out = $("#clock");
+  if (!game || !game.deadline || game.status !== "playing") {
+    out.textContent = "";
+    return;
+  }
+  const left = Math.max(0, Math.round(game.deadline - Date.now() / 1000));
+  out.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+function fail(text) {
+  const box = $("#error");
+  box.textContent = text || "…";
+  box.hidden = false;
+  document.body.classList.add("failed");
+}
+
+async function main() {
+  telegramTheme();
+  ui.board = new Board($("#board"), press);
+  const where = whereAmI() || { kind: "nowhere" };
+  let session;
+  try {
+    session = await openSession(where);
+  } catch (e) {
+    fail(e.message);
+    return;
+  }
+  document.body.dataset.platform = where.kind;
+  if (session.error) toast(session.error);
+  if (session.watch) {
+    // the spectator link, for players to share
+    const link = new URL(document.baseURI);
+    link.search = `?watch=${encodeURIComponent(session.watch)}`;
+    link.hash = "";
+    $("#watch").href = link.href;
+    $("#watch").hidden = false;
+  }
+  await show(session.game);
+  ui.live = new Live(session.session, (game) => {
+    if (!ui.game || game.rev >= ui.game.rev) show(game);
+  }, (up) => {
+    document.body.dataset.link = up ? "up" : "down";
+  });
+  setInterval(tickDeadline, 1000);
+}
+
+main();

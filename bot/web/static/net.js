@@ -1,0 +1,174 @@
+// The page's link to the bot: who is looking (a session from the platform's
+// signature), and the game pushed over a websocket, with reconnect.
+// See docs/web-protocol.md.
+
+const API = new URL("../api/", document.baseURI);
+
+export function apiUrl(path) {
+  return new URL(path, API);
+}
+
+/** Where the page runs: "telegram", "discord" or "watch" (a spectator link), or null. */
+export function whereAmI(loc = window.location) {
+  const params = new URLSearchParams(loc.search);
+  if (params.get("watch")) return { kind: "watch", watch: params.get("watch") };
+  const initData = telegramInitData(loc);
+  if (initData) return { kind: "telegram", initData, game: params.get("game") };
+  if (params.get("frame_id")) return { kind: "discord" };
+  return null;
+}
+
+/** Telegram's signed initData: from window.Telegram.WebApp when Telegram's script is
+ * on the page, else the tgWebAppData Telegram passes in the URL's fragment. */
+export function telegramInitData(loc = window.location) {
+  const webApp = window.Telegram && window.Telegram.WebApp;
+  if (webApp && webApp.initData) return webApp.initData;
+  const hash = new URLSearchParams(loc.hash.replace(/^#/, ""));
+  return hash.get("tgWebAppData") || "";
+}
+
+async function postJson(path, body, headers = {}) {
+  const res = await fetch(apiUrl(path), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (_) {
+    data = null;
+  }
+  // 403: not this person's game to act in, but they may watch (a session comes with it)
+  if (res.status === 403 && data && data.session) return data;
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `HTTP ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+/** A session for whoever opened the page: {session, role, language, game}. */
+export async function openSession(where) {
+  if (where.kind === "watch") return postJson("session", { watch: where.watch });
+  if (where.kind === "telegram") {
+    const body = where.game ? { game: where.game } : {};
+    return postJson("session", body, { Authorization: `tma ${where.initData}` });
+  }
+  if (where.kind === "discord") return discordSession();
+  // opened from nowhere: the bot says so, in its words
+  return postJson("session", {});
+}
+
+/** The Activity's application id: Discord serves an Activity from
+ * https://<application id>.discordsays.com (else the bot says it). */
+async function discordClientId() {
+  const meta = document.querySelector('meta[name="discord-client-id"]');
+  if (meta && meta.content) return meta.content;
+  const host = /^(\d{5,20})\.discordsays\.com$/.exec(location.hostname);
+  if (host) return host[1];
+  const res = await fetch(apiUrl("discord/config"));
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return (await res.json()).client_id;
+}
+
+// Discord's Embedded App SDK (vendored, see vendor/README.md): ready, authorize,
+// the code exchanged by the bot, authenticate, then a session for the channel.
+async function discordSession() {
+  const { DiscordSDK } = await import("./vendor/discord-embedded-app-sdk-2.5.0.mjs");
+  const clientId = await discordClientId();
+  const sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const { access_token: token } = await postJson("discord/token", { code });
+  await sdk.commands.authenticate({ access_token: token });
+  return postJson("session", { channel: sdk.channelId }, { Authorization: `discord ${token}` });
+}
+
+/** The live game: `onState(game)` on every change; `press(data)` resolves to
+ * {ok: true} or {ok: false, text}. Reconnects after a drop, with a growing pause. */
+export class Live {
+  constructor(session, onState, onLink) {
+    this.session = session;
+    this.onState = onState;
+    this.onLink = onLink || (() => {});
+    this.pending = new Map();
+    this.pause = 250;
+    this.closed = false;
+    // sockets in a row that closed before any state came (a session expired, the
+    // game gone): after a few the page stops trying and says the link is down
+    this.barren = 0;
+    this.connect();
+  }
+
+  connect() {
+    const url = apiUrl("ws");
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    let fed = false;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", session: this.session }));
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (_) {
+        return;
+      }
+      if (msg.type === "state") {
+        fed = true;
+        this.barren = 0;
+        this.pause = 250;
+        this.onLink(true);
+        this.onState(msg.game);
+      } else if (msg.type === "ack" || msg.type === "refused") {
+        const done = this.pending.get(msg.id);
+        if (done) {
+          this.pending.delete(msg.id);
+          done(msg.type === "ack" ? { ok: true } : { ok: false, text: msg.text || "" });
+        }
+      }
+    };
+    ws.onclose = () => {
+      this.onLink(false);
+      for (const done of this.pending.values()) done({ ok: false, text: "" });
+      this.pending.clear();
+      if (!fed) this.barren += 1;
+      if (this.closed || this.barren >= 4) return;
+      setTimeout(() => this.connect(), this.pause);
+      this.pause = Math.min(this.pause * 2, 8000);
+    };
+  }
+
+  press(data) {
+    const id = (crypto.randomUUID && crypto.randomUUID()) || String(Math.random()).slice(2);
+    return new Promise((resolve) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        resolve({ ok: false, text: "" });
+        return;
+      }
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ type: "press", data, id }));
+    });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}
+
+export async function geometry(rules) {
+  const res = await fetch(apiUrl(`geometry?rules=${encodeURIComponent(rules)}`));
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.json();
+}

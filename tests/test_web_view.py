@@ -1,0 +1,147 @@
+"""The web page's view of a game: the chat's words and press data, only what the viewer may do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.hosting import User
+from bot.present import parse_press, say
+from bot.store.sqlite import SqliteStore
+from bot.web.geometry import board_geometry
+from bot.web.view import game_json
+from tests.service_helpers import ANA, BEN, CID, Table, current, person_on_turn, service
+
+CH = "tg:-100"
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return service(SqliteStore(str(tmp_path / "s.sqlite3")), seed=7)
+
+
+def kinds(view: dict[str, object]) -> list[str]:
+    actions = view["actions"]
+    assert isinstance(actions, list)
+    return [a["kind"] for a in actions]
+
+
+def test_the_lobby_offers_each_viewer_what_they_may_do(table: Table) -> None:
+    table.new_game(CH, ANA)
+    table.join(CH, ANA)
+    game = current(table, CH)
+    host = game_json(game, ANA, "en")
+    json.dumps(host)
+    assert host["status"] == "lobby" and host["player"] is True
+    assert kinds(host) == ["leave", "add_computer", "start"]
+    assert [a["label"] for a in host["actions"]] == ["Leave", "Add computer", "Start"]
+    other = game_json(game, BEN, "pt_BR")
+    assert kinds(other) == ["join"] and other["player"] is False
+    assert other["actions"][0]["label"] != "Join"  # in Portuguese
+    assert game_json(game, None, "en")["actions"] == []
+    # the press data are the chat's
+    for a in host["actions"]:
+        press = parse_press(a["data"])
+        assert press is not None and press.game_id == game.id and press.version == game.version
+    assert host["status_lines"] and host["seats"][0]["name"] == "Ana"
+    assert (
+        host["seats"][0]["you"] is True and game_json(game, BEN, "en")["seats"][0]["you"] is False
+    )
+
+
+@pytest.mark.parametrize("rules", engine.RULE_SETS)
+def test_a_game_played_to_its_end_in_every_rule_set(table: Table, rules: str) -> None:
+    table.new_game(CH, ANA, rules)
+    table.join(CH, ANA)
+    table.join(CH, BEN)
+    if rules == "super":
+        table.join(CH, CID)
+        table.add_computer(CH, ANA)
+    reply = table.start(CH, ANA)
+    game_id = current(table, CH).id
+    geometry = board_geometry(rules)
+    seen_moves = 0
+    for _ in range(5000):
+        got = table.get(game_id)
+        assert got is not None
+        game = got
+        if game.status != "playing":
+            break
+        user = person_on_turn(game)
+        assert user is not None
+        mine = game_json(game, user, "es")
+        others = [u for u in (ANA, BEN, CID) if not u.same(user)]
+        theirs = game_json(game, others[0], "es")
+        spectator = game_json(game, None, "es")
+        assert mine["turn"]["yours"] is True and theirs["turn"]["yours"] is False
+        assert theirs["moves"] == [] and theirs["actions"] == [] and spectator["actions"] == []
+        for p in mine["pieces"]:
+            assert p["at"] in ("yard", "home") or p["at"] in geometry["squares"]
+        if mine["turn"]["phase"] == "roll":
+            assert kinds(mine) == ["roll"]
+            data = mine["actions"][0]["data"]
+        else:
+            assert mine["moves"] and kinds(mine) == []
+            move = mine["moves"][0]
+            assert move["to_at"] == "home" or move["to_at"] in geometry["squares"]
+            assert move["number"] in move["pieces"] and move["label"]
+            data = move["data"]
+            seen_moves += 1
+        reply = table.press(CH, user, data)
+        assert not reply.refused, reply
+    assert game.status == "over" and seen_moves > 0
+    over = game_json(game, ANA, "it")
+    assert over["status"] == "over" and over["turn"] is None
+    assert kinds(over) == ["rematch"] and kinds(game_json(game, User("t", "9", "Z"), "it")) == []
+    standings = over["standings"]
+    assert standings is not None and standings["rows"][0]["place"] == 1
+    assert any(row["winner"] for row in standings["rows"])
+    assert "Classifica" in standings["title"] or "classifica" in standings["title"].lower()
+
+
+def test_the_last_move_and_roll_are_there_to_animate(table: Table) -> None:
+    table.new_game(CH, ANA)
+    table.join(CH, ANA)
+    table.join(CH, BEN)
+    table.start(CH, ANA)
+    for _ in range(200):
+        game = current(table, CH)
+        view = game_json(game, None, "en")
+        if view["last"] and "move" in view["last"]:
+            move = view["last"]["move"]
+            assert move["to_at"] in board_geometry("classic")["squares"] or move["to_at"] == "home"
+            return
+        user = person_on_turn(game)
+        assert user is not None
+        mine = game_json(game, user, "en")
+        data = mine["moves"][0]["data"] if mine["moves"] else mine["actions"][0]["data"]
+        table.press(CH, user, data)
+    raise AssertionError("no move in 200 presses")
+
+
+def test_the_caption_tells_the_story_of_the_last_actions_in_the_viewers_language(
+    table: Table,
+) -> None:
+    table.new_game(CH, ANA)
+    table.join(CH, ANA)
+    table.join(CH, BEN)
+    table.start(CH, ANA)
+    game = current(table, CH)
+    assert game_json(game, None, "en")["story"] == []  # nothing played yet
+    for _ in range(12):
+        user = person_on_turn(game)
+        assert user is not None
+        mine = game_json(game, user, "en")
+        data = mine["moves"][0]["data"] if mine["moves"] else mine["actions"][0]["data"]
+        reply = table.press(CH, user, data)
+        assert not reply.refused and reply.view is not None
+        game = current(table, CH)
+    english, italian = game_json(game, None, "en"), game_json(game, None, "it")
+    assert 1 <= len(english["story"]) <= 6 and len(english["story"]) == len(italian["story"])
+    assert english["story"] != italian["story"]
+    # its last line is the chat's, of the last press
+    assert reply.view is not None and reply.view.story
+    assert english["story"][-1] == say(reply.view.story[-1])
