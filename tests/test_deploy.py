@@ -195,7 +195,16 @@ def test_the_image_builds_the_package_from_what_it_copies(tmp_path: Path) -> Non
     for package in ("engine", "renderer", "bot"):
         for file in (ROOT / package).rglob("*.py"):
             assert str(file.relative_to(ROOT)) in names, file
-    for pattern in ("renderer/fonts/*.ttf", "bot/locale/*.po", "bot/locale/*.pot"):
+    for pattern in (
+        "renderer/fonts/*.ttf",
+        "bot/locale/*.po",
+        "bot/locale/*.pot",
+        "bot/web/locale/*.po",
+        "bot/web/static/*.js",
+        "bot/web/static/index.html",
+        "bot/web/static/vendor/*.mjs",
+        "bot/web/static/vendor/*LICENSE*",
+    ):
         for file in ROOT.glob(pattern):
             assert str(file.relative_to(ROOT)) in names, file
     entry = next(n for n in names if n.endswith("entry_points.txt"))

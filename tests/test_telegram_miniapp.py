@@ -25,6 +25,7 @@ from bot.hosting import PLAYING
 from bot.present import Text, say
 from bot.service import GameService
 from bot.store import SqliteStore, Store
+from bot.web.setup import board_keys
 from tests.fake_telegram import BOT_USERNAME, FakeMessage, FakeTelegram, make_user
 from tests.test_telegram import game_id_of, on_turn, running
 
@@ -201,3 +202,10 @@ async def test_the_settings_reach_both_adapters(fake: FakeTelegram, db: Store) -
         board = telegram.tables.board
         assert (board.app if board is not None else None) == miniapp
         assert discord.settings.activity is activity
+        if miniapp is not None:  # the group link carries the player link the board reads
+            assert board is not None
+            link = board.app.link("LudoBot", "0a1b2c3d")
+            start = link.rpartition("startapp=")[2]
+            assert start != "0a1b2c3d" and len(start) == 33
+            keys = board_keys(load_settings({**env, **extra}))
+            assert keys.read_play(start) == "0a1b2c3d"

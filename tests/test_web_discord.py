@@ -53,6 +53,8 @@ async def test_an_activity_signs_in_and_plays_as_its_user(
     assert lobby is not None
     code = fake.mint_code(777, "Dana", locale="es-ES")
     async with aiohttp.ClientSession() as http:
+        async with http.get(f"{served.url}/api/discord/config") as r:  # for the page's SDK
+            assert r.status == 200 and await r.json() == {"client_id": str(fake.app_id)}
         status, body = await token_for(http, served.url, code)
         assert status == 200 and set(body) == {"access_token"}
         exchange = next(c for c in fake.calls if c.path == "/oauth2/token")
@@ -90,3 +92,17 @@ async def test_a_wrong_client_secret_is_refused(fake: FakeDiscord) -> None:
     finally:
         await oauth.close()
     assert "not-the-secret" not in repr(oauth)
+
+
+async def test_without_the_activity_its_routes_say_so(tmp_path: Path) -> None:
+    service = GameService(SqliteStore(str(tmp_path / "games.sqlite3")))
+    s = await serve_board(service)
+    try:
+        async with aiohttp.ClientSession() as http:
+            headers = {"Accept-Language": "it-IT"}
+            async with http.get(f"{s.url}/api/discord/config", headers=headers) as r:
+                assert r.status == 404 and "error" in await r.json()
+            status, body = await token_for(http, s.url, "any")
+            assert status == 404 and "access_token" not in body
+    finally:
+        await s.close()

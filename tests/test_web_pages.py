@@ -44,7 +44,14 @@ async def test_files_with_their_types_and_policy(site: str) -> None:
                 assert "frame-ancestors" in r.headers["Content-Security-Policy"]
                 assert r.headers["X-Content-Type-Options"] == "nosniff"
         async with http.get(site + "/board", allow_redirects=False) as r:
-            assert r.status == 308 and r.headers["Location"] == "/board/"
+            assert r.status == 308 and r.headers["Location"] == "board/"
+        async with http.get(site + "/?frame_id=abc&instance_id=i-1", allow_redirects=False) as r:
+            # a Discord Activity opens at its mapping's root: to the page, query kept
+            assert (
+                r.status == 302 and r.headers["Location"] == "board/?frame_id=abc&instance_id=i-1"
+            )
+        async with http.get(site + "/") as r:
+            assert r.status == 200 and str(r.url).endswith("/board/")
 
 
 @pytest.mark.parametrize(

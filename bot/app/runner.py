@@ -17,7 +17,7 @@ from ..store import RedisStore, Store, StoreError
 from ..store.pace import Limits, Pacer
 from ..store.redis_pace import RedisPacer
 from ..web.board import Board
-from ..web.setup import board_routes, make_board
+from ..web.setup import board_keys, board_routes, make_board
 from .config import Settings
 from .health import health_checks, store_kind
 from .web import MAX_CONNECTIONS, WebServer, check_port, start_web
@@ -114,7 +114,7 @@ def miniapp(settings: Settings) -> MiniApp | None:
     board = settings.board
     if board is None or board.miniapp is None:
         return None
-    return MiniApp(board.miniapp, board.board_url)
+    return MiniApp(board.miniapp, board.board_url, board_keys(settings).play)
 
 
 async def check_start(settings: Settings) -> None:

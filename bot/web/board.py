@@ -79,6 +79,7 @@ class Board:
         return [
             web.post("/api/session", self.post_session),
             web.post("/api/discord/token", self.post_discord_token),
+            web.get("/api/discord/config", self.get_discord_config),
         ]
 
     async def close(self) -> None:
@@ -164,7 +165,15 @@ class Board:
             raise Failed("web.no_game", 404, lang)
         return game
 
-    # -- POST /api/discord/token ------------------------------------------
+    # -- GET /api/discord/config, POST /api/discord/token -----------------
+
+    async def get_discord_config(self, request: web.Request) -> web.Response:
+        """The Activity's application id, which the page's SDK needs (public, as in
+        every invite link); 404 when the Activity is not set up."""
+        if self.discord is None:
+            lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])
+            return error("web.no_activity", lang, 404)
+        return web.json_response({"client_id": str(self.discord.client_id)})
 
     async def post_discord_token(self, request: web.Request) -> web.Response:
         lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])

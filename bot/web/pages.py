@@ -62,13 +62,21 @@ def page_routes(static: Path = STATIC) -> list[web.RouteDef]:
     return [
         web.get("/board/", index),
         web.get("/board", _redirect),
+        web.get("/", _root),
         web.get("/board/static/{name:.+}", asset),
         web.get("/api/geometry", geometry),
     ]
 
 
 async def _redirect(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPPermanentRedirect("/board/")
+    raise web.HTTPPermanentRedirect("board/")  # relative: right behind a proxy's path too
+
+
+async def _root(request: web.Request) -> web.StreamResponse:
+    """A Discord Activity opens at its URL mapping's root, with ``frame_id`` and the
+    rest in the query: to the page, the query kept."""
+    query = request.query_string
+    raise web.HTTPFound("board/" + (f"?{query}" if query else ""))
 
 
 def _file(static: Path, name: str, cache: str) -> web.StreamResponse:

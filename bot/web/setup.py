@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from ..app.config import Settings
 
 
+def board_keys(settings: Settings) -> Keys:
+    """The board's keys, from the bot's tokens (Telegram's, then Discord's): every
+    worker, and the tables' links, agree on them."""
+    return Keys([t for t in (settings.telegram_token, settings.discord_token) if t])
+
+
 def make_board(
     settings: Settings, service: GameService, limiter: Limiter | None, show: Show
 ) -> Board:
@@ -27,7 +33,6 @@ def make_board(
     its hub on Redis when the games are there."""
     board = settings.board
     assert board is not None
-    tokens = [t for t in (settings.telegram_token, settings.discord_token) if t]
     discord = None
     if board.discord_client_id is not None and board.discord_client_secret is not None:
         discord = DiscordOAuth(
@@ -37,7 +42,7 @@ def make_board(
     redis = store.client if isinstance(store, RedisStore) else None
     return Board(
         service,
-        Keys(tokens),
+        board_keys(settings),
         Hub(service, redis=redis),
         telegram_token=settings.telegram_token or None,
         discord=discord,

@@ -2,8 +2,11 @@
 Mini App, when one is set up (``LUDO_MINIAPP``).
 
 In a group the button is a plain URL button with the Mini App's direct link,
-``https://t.me/<bot>/<app>?startapp=<game id>``: Telegram opens the Mini App
-inside the chat and signs the ``startapp`` value into its init data.  In a
+``https://t.me/<bot>/<app>?startapp=<link>``: Telegram opens the Mini App
+inside the chat and signs the ``startapp`` value into its init data.  The link
+is the game's player link (:meth:`bot.web.auth.Keys.play`: the game id with a
+tag only the bot can make), so a page may act only in a game a table of the
+bot named.  In a
 private chat it is a ``web_app`` button opening the board page with
 ``?game=<game id>`` (Telegram allows ``web_app`` buttons only there: elsewhere
 it answers ``BUTTON_TYPE_INVALID``).  A finished game's tables carry none.
@@ -13,7 +16,8 @@ Without a Mini App no button is added and every table is as before.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from telegram import Bot, InlineKeyboardButton, WebAppInfo
@@ -32,10 +36,12 @@ class MiniApp:
     name: str
     #: the board page (``LUDO_PUBLIC_URL`` + ``/board/``), an https:// address
     board_url: str
+    #: the ``startapp`` of a game: its player link (the game id itself in tests)
+    start: Callable[[str], str] = field(default=str, compare=False)
 
     def link(self, bot_username: str, game_id: str) -> str:
         """The Mini App's direct link opening the board of ``game_id``."""
-        return f"https://t.me/{bot_username}/{self.name}?startapp={quote(game_id)}"
+        return f"https://t.me/{bot_username}/{self.name}?startapp={quote(self.start(game_id))}"
 
     def page(self, game_id: str) -> str:
         """The board page of ``game_id``, for a ``web_app`` button."""
