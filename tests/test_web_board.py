@@ -215,3 +215,44 @@ async def test_an_idle_socket_is_closed_when_its_session_expires(
     assert told == {"type": "refused", "text": words("web.expired", "it")}
     await ws.receive()
     assert ws.close_code == 4401
+
+
+async def test_a_rematch_takes_the_tables_viewers_along(
+    service: GameService, served: Served, http: aiohttp.ClientSession
+) -> None:
+    from bot.web.auth import PLAYER
+    from tests.chat_scenarios import finished_game
+
+    channel = "tg:-500"
+    old = finished_game(service.store, channel)
+    ana = ANA.__class__("telegram", "301", "Ana")  # the finished game's player
+    _, player = await post_session(
+        http, served.url, auth="tma " + init_data(ana, served.keys.play(old))
+    )
+    _, watcher = await post_session(http, served.url, {"watch": served.keys.watch(old)})
+    ws, first = await connect(http, served.url, player["session"])
+    spectator, _ = await connect(http, served.url, watcher["session"])
+    assert first["game"]["status"] == "over"
+    rematch = next(a for a in first["game"]["actions"] if a["kind"] == "rematch")
+    await ws.send_json({"type": "press", "data": rematch["data"], "id": "again"})
+    for socket, role in ((ws, PLAYER), (spectator, SPECTATOR)):
+        moved = await receive(socket)
+        while moved["type"] != "session":  # the ack, or the finished game's last word
+            moved = await receive(socket)
+        session = served.keys.read_session(moved["session"])
+        assert session.role == role and session.game != old and session.channel == channel
+        state = await receive(socket)
+        while state["type"] != "state" or state["game"]["id"] == old:
+            state = await receive(socket)
+        assert state["game"]["id"] == session.game
+        assert state["game"]["status"] in ("lobby", "playing")  # computers' seats: it starts
+    # the new session works on a new socket, and the rematch's next change arrives
+    again, seen = await connect(http, served.url, moved["session"])
+    assert seen["game"]["id"] == session.game
+    lobby = seen["game"]["status"] == "lobby"
+    who, step = (BEN, Intent("join")) if lobby else (ana, Intent("roll"))
+    assert not service.act(channel, who, step).refused
+    after = await state_at(again, seen["game"]["rev"] + 1)
+    assert after["game"]["id"] == session.game
+    for socket in (ws, spectator, again):
+        await socket.close()

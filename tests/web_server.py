@@ -63,10 +63,11 @@ async def serve_board(
         if show is not None:
             await show(outcome)
 
+    keys = Keys([TG_TOKEN, DC_TOKEN])
     board = Board(
         service,
-        Keys([TG_TOKEN, DC_TOKEN]),
-        Hub(service, redis=redis),
+        keys,
+        Hub(service, redis=redis, sign=keys.session),
         telegram_token=TG_TOKEN,
         discord=discord,
         limiter=limiter,

@@ -8,6 +8,10 @@ id and revision) is published on one pub/sub channel, and every worker's hub
 all of them.  A worker with viewers of that game loads it once and sends each
 viewer its own view (:func:`bot.web.view.game_json`: what they may press).
 
+A rematch takes its table's viewers along: when a game opens in a channel whose
+last game has viewers here, and it is that game's rematch, each of them is given
+a session for the new game (a ``session`` message) and its state.
+
 Each viewer has a bounded queue of messages to send and a task sending them: a
 viewer that cannot keep up (its queue full) is dropped (its socket closed, the
 page connects again), never slowing the others.
@@ -21,6 +25,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from aiohttp import web
@@ -39,6 +44,8 @@ CHANNEL = "board"
 RESUBSCRIBE = 1.0
 
 Render = Callable[[Game, User | None, str], dict[str, Any]]
+#: a session signed into its token (:meth:`bot.web.auth.Keys.session`)
+Sign = Callable[[Session], str]
 
 
 def default_render() -> Render:
@@ -97,12 +104,21 @@ class Hub:
     """This process's viewers, told of every change of their games."""
 
     def __init__(
-        self, service: GameService, render: Render | None = None, redis: Any = None
+        self,
+        service: GameService,
+        render: Render | None = None,
+        redis: Any = None,
+        sign: Sign | None = None,
     ) -> None:
-        """``redis``: the store's (synchronous) Redis client, or None (one process)."""
+        """``redis``: the store's (synchronous) Redis client, or None (one process);
+        ``sign``: how a session becomes a token (None: viewers stay on a finished
+        game when it is played again)."""
         self.service = service
         self.render = render or default_render()
         self.redis = redis
+        self.sign = sign
+        #: the games watched here, by channel (a rematch there takes their viewers)
+        self.channels: dict[str, set[str]] = {}
         base = getattr(service.store, "base", "ludo:")
         #: the pub/sub channel every worker of this bot listens on
         self.channel = f"{base}{CHANNEL}"
@@ -147,18 +163,29 @@ class Hub:
     # -- viewers ----------------------------------------------------------
 
     def add(self, viewer: Viewer) -> None:
-        self.games.setdefault(viewer.game, set()).add(viewer)
+        self._enter(viewer)
         viewer.task = asyncio.ensure_future(viewer.send_all())
 
     def remove(self, viewer: Viewer) -> None:
+        self._leave(viewer)
+        if viewer.task is not None:
+            viewer.task.cancel()
+
+    def _enter(self, viewer: Viewer) -> None:
+        self.games.setdefault(viewer.game, set()).add(viewer)
+        self.channels.setdefault(viewer.session.channel, set()).add(viewer.game)
+
+    def _leave(self, viewer: Viewer) -> None:
         viewers = self.games.get(viewer.game)
         if viewers is not None:
             viewers.discard(viewer)
             if not viewers:
                 del self.games[viewer.game]
                 self._pushed.pop(viewer.game, None)
-        if viewer.task is not None:
-            viewer.task.cancel()
+                watched = self.channels.get(viewer.session.channel, set())
+                watched.discard(viewer.game)
+                if not watched:
+                    self.channels.pop(viewer.session.channel, None)
 
     def state(self, game: Game, session: Session) -> str:
         """The state message for ``session``'s viewer."""
@@ -171,16 +198,23 @@ class Hub:
         """The service saved ``game_id`` at ``rev`` (in the saving thread)."""
         if self.redis is not None:
             try:
-                self.redis.publish(self.channel, f"{game_id}:{rev}")
+                self.redis.publish(self.channel, f"{game_id}:{rev}:{channel}")
             except Exception as e:  # the viewers miss this one; the game is saved
                 log.warning("could not publish a change of game %s: %s", game_id, e)
             return
         if self._loop is not None and not self._loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop is closing
-                self._loop.call_soon_threadsafe(self.changed, game_id, rev)
+                self._loop.call_soon_threadsafe(self.changed, game_id, rev, channel)
 
-    def changed(self, game_id: str, rev: int) -> None:
-        """Game ``game_id`` is now at ``rev``: its viewers here get it (loaded once)."""
+    def changed(self, game_id: str, rev: int, channel: str = "") -> None:
+        """Game ``game_id`` (of ``channel``) is now at ``rev``: its viewers here get it
+        (loaded once); a game new to a watched channel may be a rematch to follow."""
+        if game_id not in self.games and self.sign is not None and channel in self.channels:
+            if game_id in self._loading:
+                self._dirty.add(game_id)  # looked at again once followed
+            else:
+                self._loading[game_id] = asyncio.ensure_future(self._follow(game_id))
+            return
         if game_id not in self.games or rev <= self._pushed.get(game_id, 0):
             return
         self._dirty.add(game_id)
@@ -210,6 +244,31 @@ class Hub:
         finally:
             self._loading.pop(game_id, None)
 
+    async def _follow(self, game_id: str) -> None:
+        """Game ``game_id`` opened in a watched channel: if it is the rematch of a game
+        watched here, its viewers move to it, each with a new session."""
+        try:
+            game = await asyncio.to_thread(self.service.get, game_id)
+            before = game.after if game is not None else None
+            if game is None or before is None or self.sign is None:
+                return
+            for viewer in list(self.games.get(before, ())):
+                self._leave(viewer)
+                viewer.session = replace(viewer.session, game=game.id)
+                self._enter(viewer)
+                token = self.sign(viewer.session)
+                text = json.dumps({"type": "session", "session": token}, separators=(",", ":"))
+                if not (viewer.offer(text) and viewer.offer(self.state(game, viewer.session))):
+                    self.remove(viewer)
+            self._pushed[game.id] = game.rev
+        except Exception:
+            log.exception("could not take the viewers of a game to its rematch %s", game_id)
+        finally:
+            self._loading.pop(game_id, None)
+        if game_id in self._dirty:  # it changed again meanwhile
+            self._dirty.discard(game_id)
+            self.changed(game_id, self._pushed.get(game_id, 0) + 1)
+
     def _listen(self) -> None:
         """The pub/sub subscriber (its own thread): each message handed to the loop."""
         while not self._stop.is_set():
@@ -234,7 +293,8 @@ class Hub:
 
     def _heard(self, data: object) -> None:
         text = data.decode("ascii", "replace") if isinstance(data, bytes) else str(data)
-        game_id, _, rev = text.partition(":")
+        game_id, _, rest = text.partition(":")
+        rev, _, channel = rest.partition(":")
         if rev.isdigit() and len(game_id) == 8 and self._loop is not None:
             with contextlib.suppress(RuntimeError):
-                self._loop.call_soon_threadsafe(self.changed, game_id, int(rev))
+                self._loop.call_soon_threadsafe(self.changed, game_id, int(rev), channel[:100])

@@ -40,10 +40,11 @@ def make_board(
         )
     store = service.store
     redis = store.client if isinstance(store, RedisStore) else None
+    keys = board_keys(settings)
     return Board(
         service,
-        board_keys(settings),
-        Hub(service, redis=redis),
+        keys,
+        Hub(service, redis=redis, sign=keys.session),
         telegram_token=settings.telegram_token or None,
         discord=discord,
         limiter=limiter,

@@ -224,7 +224,8 @@ async function main() {
   }
   await show(session.game);
   ui.live = new Live(session.session, (game) => {
-    if (!ui.game || game.rev >= ui.game.rev) show(game);
+    // a newer revision of this game, or its rematch (a new game: its own revisions)
+    if (!ui.game || game.id !== ui.game.id || game.rev >= ui.game.rev) show(game);
   }, (up) => {
     document.body.dataset.link = up ? "up" : "down";
   });

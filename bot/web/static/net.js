@@ -130,6 +130,9 @@ export class Live {
         this.pause = 250;
         this.onLink(true);
         this.onState(msg.game);
+      } else if (msg.type === "session" && typeof msg.session === "string") {
+        // the table was played again: this page now follows the rematch
+        this.session = msg.session;
       } else if (msg.type === "ack" || msg.type === "refused") {
         const done = this.pending.get(msg.id);
         if (done) {
