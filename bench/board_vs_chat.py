@@ -2,14 +2,16 @@
 board (the Telegram Mini App's websocket); presses per minute, and the time from a
 press to the other player's screen.
 
-    python bench/board_vs_chat.py [--period 60] [--only chat|board] [--seed 8]
+    python bench/board_vs_chat.py [--period 60] [--board-window 60] [--only chat|board]
+                                  [--seed 8] [--unlimited]
 
 Both games alike: classic Ludo, Ana and Ben and two computer players, no turn timer,
 played to its end; one process, the real :class:`TelegramAdapter`
 (python-telegram-bot) against the fake Bot API of the tests, whose groups take 20
 messages or edits in any ``--period`` seconds (Telegram: 20 a minute; 60 is the real
 thing, the CI runs 6, a tenth), games in a real SQLite file, the rate limits of
-``ludo-bot run`` (its defaults) on every press.
+``ludo-bot run`` (its defaults: 3 presses a second in a chat, 2 per person, after a
+burst) on every press (``--unlimited``: none, to see what the board itself takes).
 
 By chat buttons (as ``bench/chat.py game``): the person on turn presses a button as
 soon as the group's board shows their turn; a press is timed to the board showing its
@@ -21,9 +23,11 @@ at the group's limit), the board served as ``ludo-bot run`` serves it (the bot's
 aiohttp server, :func:`bot.web.setup.board_routes`; a move made there shown in the
 chat by the adapter), Ana's and Ben's pages each a websocket from a session of
 Telegram-signed initData.  The person on turn presses (roll, or one of the pieces
-they may move) as soon as their page shows their turn; a press is timed to the OTHER
-player's page receiving the new state.  At the end: when the group's table showed
-the final standings, after the last press.
+they may move) as soon as their page shows their turn (a press the rate limits turn
+away is made again 0.25 s later); a press is timed to the OTHER player's page
+receiving the new state.  At the end: when the group's table showed the final
+standings, after the last press.  This game does not depend on ``--period``: its
+group's window is ``--board-window`` (default Telegram's real minute).
 
 Presses per minute count the game's presses from the first roll to the last move
 (not the lobby's), over the time from the first press to the last one's result.
@@ -50,13 +54,14 @@ import aiohttp  # noqa: E402
 
 from bot.app.web import start_web  # noqa: E402
 from bot.hosting import OVER, User  # noqa: E402
-from bot.limits import LimitSettings, Limiter  # noqa: E402
+from bot.limits import Limiter, LimitSettings  # noqa: E402
 from bot.store import SqliteStore  # noqa: E402
 from bot.store.limits import MemoryBuckets  # noqa: E402
 from bot.web.auth import Keys  # noqa: E402
 from bot.web.board import Board  # noqa: E402
 from bot.web.hub import Hub  # noqa: E402
 from bot.web.setup import board_routes  # noqa: E402
+from bot.web.words import words  # noqa: E402
 from tests.chat_scenarios import (  # noqa: E402
     ANA,
     BEN,
@@ -75,22 +80,24 @@ RATE = 20
 WINDOWS = 10
 
 
-def limiter() -> Limiter:
-    """The rate limits ``ludo-bot run`` puts on every press (its defaults, in this process)."""
-    return Limiter(MemoryBuckets(), LimitSettings())
+def limiter(unlimited: bool) -> Limiter | None:
+    """The rate limits ``ludo-bot run`` puts on every press (its defaults, in this
+    process); None with ``--unlimited``."""
+    return None if unlimited else Limiter(MemoryBuckets(), LimitSettings())
 
 
 def per_minute(presses: int, seconds: float) -> float:
     return presses / seconds * 60 if seconds > 0 else 0.0
 
 
-async def chat_game(period: float, folder: Path, seed: int) -> dict[str, Any]:
+async def chat_game(period: float, folder: Path, seed: int, unlimited: bool) -> dict[str, Any]:
     """The game by chat buttons: presses, seconds, press→board latencies."""
     fake = FakeTelegram()
     await fake.start()
     store = SqliteStore(str(folder / "chat.sqlite3"), ttl=3600)
     fake.group_limit = (RATE, period)
-    kw = {"group_rate": RATE, "group_period": period, "max_retries": 3, "limiter": limiter()}
+    kw: dict[str, Any] = {"group_rate": RATE, "group_period": period, "max_retries": 3}
+    kw["limiter"] = limiter(unlimited)
     figures = Figures()
     try:
         async with running(fake, store, time.time, **kw) as bot:
@@ -203,7 +210,9 @@ async def play_pages(
         began = time.monotonic()
         await page.ws.send_json({"type": "press", "data": data, "id": str(n)})
         answer = await asyncio.wait_for(page.answers.get(), timeout)
-        if answer["type"] != "ack":  # a rate limit: press again a moment later
+        if answer["type"] != "ack":  # the rate limits: press again a moment later
+            if answer.get("text") != words("web.slow_down", "en"):
+                raise AssertionError(f"{page.name}'s press refused: {answer}")
             refused += 1
             await asyncio.sleep(0.25)
             continue
@@ -212,21 +221,29 @@ async def play_pages(
     return latencies, refused, last
 
 
-async def board_game(period: float, folder: Path, seed: int) -> dict[str, Any]:
-    """The game on the live board, the group's table following it."""
+async def board_game(period: float, folder: Path, seed: int, unlimited: bool) -> dict[str, Any]:
+    """The game on the live board, the group's table following it (its group's window
+    ``period`` seconds: Telegram's minute, whatever ``--period``)."""
     fake = FakeTelegram()
     await fake.start()
     store = SqliteStore(str(folder / "board.sqlite3"), ttl=3600)
     fake.group_limit = (RATE, period)
-    limits = limiter()
-    kw = {"group_rate": RATE, "group_period": period, "max_retries": 3, "limiter": limits}
+    limits = limiter(unlimited)
+    kw: dict[str, Any] = {"group_rate": RATE, "group_period": period, "max_retries": 3}
+    kw["limiter"] = limits
     try:
         async with running(fake, store, time.time, **kw) as bot:
             group = fake.group("Live board")
             game_id = await start_group_game(bot, group)
             # as ``ludo-bot run`` makes it (bot.web.setup.make_board): keys from the token
-            board = Board(bot.service, Keys([fake.token]), Hub(bot.service),
-                          telegram_token=fake.token, limiter=limits, show=bot.adapter.show)  # fmt: skip
+            board = Board(
+                bot.service,
+                Keys([fake.token]),
+                Hub(bot.service),
+                telegram_token=fake.token,
+                limiter=limits,
+                show=bot.adapter.show,
+            )
             await board.hub.start()
             server = await start_web("127.0.0.1", 0, {}, routes=board_routes(board))
             try:
@@ -265,7 +282,7 @@ async def board_game(period: float, folder: Path, seed: int) -> dict[str, Any]:
 
 
 def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 async def main() -> None:
@@ -273,12 +290,19 @@ async def main() -> None:
     parser.add_argument("--period", type=float, default=60.0, help="Telegram's window (s)")
     parser.add_argument("--only", choices=("chat", "board"))
     parser.add_argument("--seed", type=int, default=8, help="the players' choices")
+    parser.add_argument(
+        "--board-window", type=float, default=60.0,
+        help="the group's window while the board is played (s; default Telegram's minute)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--unlimited", action="store_true", help="no rate limits on presses (ludo-bot run has)"
+    )
     args = parser.parse_args()
     scale = 60.0 / args.period
     rows: dict[str, tuple[float, float, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         if args.only in (None, "chat"):
-            c = await chat_game(args.period, Path(folder), args.seed)
+            c = await chat_game(args.period, Path(folder), args.seed, args.unlimited)
             lat = c["latencies"]
             ppm = per_minute(c["presses"], c["seconds"])
             p50, p95 = pct(lat, 0.5), pct(lat, 0.95)
@@ -297,20 +321,23 @@ async def main() -> None:
                 flush=True,
             )
         if args.only in (None, "board"):
-            b = await board_game(args.period, Path(folder), args.seed)
+            b = await board_game(args.board_window, Path(folder), args.seed, args.unlimited)
+            bscale = 60.0 / args.board_window
             lat = b["latencies"]
             ppm = per_minute(b["presses"], b["seconds"])
             p50, p95 = pct(lat, 0.5), pct(lat, 0.95)
             print(
-                f"live board: {b['presses']} presses in {b['seconds']:.1f} s, {ppm:.0f}/min "
-                f"({b['refused']} refused by the rate limits, pressed again); press -> other "
+                f"live board (group window {args.board_window:g} s): {b['presses']} presses "
+                f"in {b['seconds']:.1f} s, {ppm:.0f}/min "
+                f"({b['refused']} refused by the rate limits, pressed again 0.25 s later); "
+                "press -> other "
                 f"player's page p50 {ms(p50)}, p95 {ms(p95)}, max {ms(max(lat))}, "
                 f"mean {ms(statistics.mean(lat))}",
                 flush=True,
             )
             print(
                 f"  the group's table showed the final standings {b['caught_up']:.1f} s after "
-                f"the last press ({b['caught_up'] * scale:.0f} s at Telegram's minute), "
+                f"the last press ({b['caught_up'] * bscale:.1f} s at Telegram's minute), "
                 f"{b['chat_calls']} messages and edits in the group during the game",
                 flush=True,
             )
