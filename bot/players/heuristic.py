@@ -98,6 +98,25 @@ def danger(state: GameState, colour: str, progress: int) -> float:
     return _View(state, c).hit_chance((13 * c + progress - 1) % TRACK, -1, -1)
 
 
+def exposure(state: GameState, c: int) -> float:
+    """The expected loss of colour ``c``'s lone track pieces next round (RISK weighted).
+
+    What the search's position value subtracts: each lone piece's chance of
+    being hit times its progress plus :data:`LOSS`.
+    """
+    view: _View | None = None
+    occ = state.occ
+    total = 0.0
+    for p in state.pos[c]:
+        if 1 <= p <= LAST_TRACK:
+            key = (13 * c + p - 1) % TRACK
+            if len(occ.get(key, ())) == 1:
+                if view is None:
+                    view = _View(state, c)
+                total += RISK * view.hit_chance(key, -1, -1) * (p + LOSS)
+    return total
+
+
 class _View:
     """The position seen by colour ``c``: who is an enemy, what is safe."""
 

@@ -1,0 +1,108 @@
+"""The four computer levels, one factory: ``player_for(level, rng)``.
+
+- ``easy``: the heuristic with a beginner's mistakes: now and then a random
+  legal move, or the second best;
+- ``normal``: the heuristic (:class:`HeuristicPlayer`), unchanged;
+- ``hard``: a search one roll deep (:class:`SearchPlayer`, depth 1);
+- ``expert``: the search over the dice, deepened while its node budget lasts,
+  the wall clock only a cap.
+
+Every level chooses among the legal moves it is given, so none can play an
+illegal one; the rng is the only source of chance, so a seeded level repeats.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import GameState, Move
+
+from .heuristic import HeuristicPlayer, score_moves
+from .policy import Policy
+from .search import DiceSearch
+
+LEVELS = ("easy", "normal", "hard", "expert")
+
+#: easy: the chance of a random legal move, and of the second best
+BLUNDER = 0.3
+SECOND = 0.2
+#: the heuristic's score added to a searched value (it breaks near ties with
+#: what the search does not see: threats, blockades)
+HEURISTIC_WEIGHT = 1.0
+#: expert: nodes per decision, deepest roll looked at, wall-clock cap (seconds)
+EXPERT_NODES = 1200
+EXPERT_DEPTH = 3
+EXPERT_SECONDS = 0.15
+
+
+class EasyPlayer:
+    """The heuristic, with mistakes: a beginner should win against it often."""
+
+    def __init__(self, rng: random.Random, blunder: float = BLUNDER, second: float = SECOND):
+        self.rng = rng
+        self.blunder = blunder
+        self.second = second
+
+    def choose(self, state: GameState, moves: list[Move]) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        x = self.rng.random()
+        if x < self.blunder:
+            return moves[int(self.rng.random() * len(moves))]
+        scores = score_moves(state, moves)
+        order = sorted(range(len(moves)), key=lambda k: -scores[k])
+        if x < self.blunder + self.second:
+            return moves[order[1]]
+        return moves[order[0]]
+
+
+class SearchPlayer:
+    """Plays the move the dice search values most (the heuristic breaking near ties)."""
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        *,
+        depth: int = 1,
+        nodes: int = EXPERT_NODES,
+        seconds: float | None = None,
+    ) -> None:
+        self.rng = rng
+        self.depth = depth
+        self.search = DiceSearch(nodes, seconds)
+
+    def choose(self, state: GameState, moves: list[Move]) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        values = self.search.best(state, moves, self.depth)
+        hints = score_moves(state, moves)
+        totals = [v + HEURISTIC_WEIGHT * h for v, h in zip(values, hints, strict=True)]
+        top = max(totals)
+        ties = [m for m, t in zip(moves, totals, strict=True) if t == top]
+        if len(ties) == 1 or self.rng is None:
+            return ties[0]
+        return ties[int(self.rng.random() * len(ties))]
+
+
+def player_for(
+    level: str,
+    rng: random.Random,
+    *,
+    nodes: int = EXPERT_NODES,
+    seconds: float | None = EXPERT_SECONDS,
+) -> Policy:
+    """The computer player of ``level`` (one of :data:`LEVELS`).
+
+    ``nodes`` and ``seconds`` are the expert's budget per move: the node
+    budget makes it repeat; the seconds only cap it on a slow machine (None:
+    no cap, fully deterministic).
+    """
+    if level == "easy":
+        return EasyPlayer(rng)
+    if level == "normal":
+        return HeuristicPlayer(rng)
+    if level == "hard":
+        return SearchPlayer(rng, depth=1)
+    if level == "expert":
+        return SearchPlayer(rng, depth=EXPERT_DEPTH, nodes=nodes, seconds=seconds)
+    raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
