@@ -1,6 +1,7 @@
 """How strong the heuristic computer player is: one seat against random movers.
 
     python bench/ai.py [--games N] [--seed S]
+    python bench/ai.py --levels [--games N] [--jobs J] [--only TEXT ...]
 
 For each rule set (4 players) one :class:`bot.ai.HeuristicPlayer` seat plays
 against three random movers; with italian teams the heuristic plays both
@@ -8,6 +9,10 @@ partners of one team against a random team.  The heuristic seat (or team)
 rotates over the colours and the first player rotates game by game, so no seat
 is favoured.  It prints games, wins, the win rate, the fair share and the
 heuristic's mean time per decision.  Target: at least 45% in classic.
+
+With ``--levels`` it plays the computer levels' tables instead (bench/levels.py):
+expert, hard and easy against normal or random movers, with Wilson intervals
+and the time per move.
 """
 
 from __future__ import annotations
@@ -19,8 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-# bench/engine.py is named like the engine package: keep this folder off the path
+# bench/engine.py is named like the engine package: keep this folder off the path,
+# and put the repository root on it for bench/levels.py
+ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(ROOT))
 
 from bot.app.simulate import simulate  # noqa: E402
 from bot.players import Policy  # noqa: E402
@@ -80,7 +88,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=2000, help="games per rule set (default 2000)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the dice and random movers")
+    ap.add_argument("--levels", action="store_true", help="the levels' tables (bench/levels.py)")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes for --levels")
+    ap.add_argument("--only", nargs="*", help="with --levels: tables whose name contains TEXT")
     args = ap.parse_args(argv)
+    if args.levels:
+        from bench.levels import run_levels
+
+        run_levels(args.games, args.seed, args.jobs, args.only)
+        return 0
     print(f"{'rule set':<14} {'games':>6} {'wins':>6} {'win rate':>9} {'fair':>6} {'µs/move':>8}")
     for label, rules, options, sides in CASES:
         played, won, timed = bench_case(rules, options, sides, args.games, args.seed)
