@@ -3,9 +3,11 @@
 - ``easy``: the heuristic with a beginner's mistakes: now and then a random
   legal move, or the second best;
 - ``normal``: the heuristic (:class:`HeuristicPlayer`), unchanged;
-- ``hard``: a search one roll deep (:class:`SearchPlayer`, depth 1);
-- ``expert``: the search over the dice, deepened while its node budget lasts,
-  the wall clock only a cap.
+- ``hard``: a search one roll deep (:class:`SearchPlayer`, depth 1) valuing
+  positions with the hand-made :func:`~bot.players.search.evaluate`;
+- ``expert``: the search over the dice valuing positions by their learned
+  chance of winning (:func:`~bot.players.value.win_chance`), deepened to two
+  rolls while its node budget lasts, the wall clock only a cap.
 
 Every level chooses among the legal moves it is given, so none can play an
 illegal one; the rng is the only source of chance, so a seeded level repeats.
@@ -19,7 +21,8 @@ from engine import GameState, Move
 
 from .heuristic import HeuristicPlayer, score_moves
 from .policy import Policy
-from .search import DiceSearch
+from .search import DiceSearch, evaluate
+from .value import win_chance
 
 LEVELS = ("easy", "normal", "hard", "expert")
 
@@ -27,11 +30,13 @@ LEVELS = ("easy", "normal", "hard", "expert")
 BLUNDER = 0.3
 SECOND = 0.2
 #: the heuristic's score added to a searched value (it breaks near ties with
-#: what the search does not see: threats, blockades)
+#: what the search does not see: threats, blockades): for the hand-made
+#: evaluation (in squares), and for the chance of winning (a fraction)
 HEURISTIC_WEIGHT = 1.0
+HEURISTIC_WEIGHT_LEARNED = 0.0001
 #: expert: nodes per decision, deepest roll looked at, wall-clock cap (seconds)
 EXPERT_NODES = 1200
-EXPERT_DEPTH = 3
+EXPERT_DEPTH = 2
 EXPERT_SECONDS = 0.15
 
 
@@ -66,17 +71,19 @@ class SearchPlayer:
         depth: int = 1,
         nodes: int = EXPERT_NODES,
         seconds: float | None = None,
+        learned: bool = False,
     ) -> None:
         self.rng = rng
         self.depth = depth
-        self.search = DiceSearch(nodes, seconds)
+        self.search = DiceSearch(nodes, seconds, win_chance if learned else evaluate)
+        self.hint = HEURISTIC_WEIGHT_LEARNED if learned else HEURISTIC_WEIGHT
 
     def choose(self, state: GameState, moves: list[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
         values = self.search.best(state, moves, self.depth)
         hints = score_moves(state, moves)
-        totals = [v + HEURISTIC_WEIGHT * h for v, h in zip(values, hints, strict=True)]
+        totals = [v + self.hint * h for v, h in zip(values, hints, strict=True)]
         top = max(totals)
         ties = [m for m, t in zip(moves, totals, strict=True) if t == top]
         if len(ties) == 1 or self.rng is None:
@@ -104,5 +111,5 @@ def player_for(
     if level == "hard":
         return SearchPlayer(rng, depth=1)
     if level == "expert":
-        return SearchPlayer(rng, depth=EXPERT_DEPTH, nodes=nodes, seconds=seconds)
+        return SearchPlayer(rng, depth=EXPERT_DEPTH, nodes=nodes, seconds=seconds, learned=True)
     raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")

@@ -18,6 +18,7 @@ dropped, so the result only depends on the state and the budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from engine import GameState, Move, current_moves, move_in_place, roll_in_place
 from engine.board import HOME
@@ -74,7 +75,15 @@ def evaluate(state: GameState, c: int) -> float:
 class DiceSearch:
     """Expectimax over the dice for the side of the player on turn."""
 
-    def __init__(self, nodes: int, seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        nodes: int,
+        seconds: float | None = None,
+        evaluate: Callable[[GameState, int], float] = evaluate,
+    ) -> None:
+        #: a position's worth for a colour's side: :func:`evaluate`, or the
+        #: learned chance of winning (:func:`bot.players.value.win_chance`)
+        self.evaluate = evaluate
         #: nodes (positions evaluated or expanded) allowed per decision
         self.nodes = nodes
         #: the wall-clock cap per decision (None: none)
@@ -113,10 +122,10 @@ class DiceSearch:
     def _value(self, s: GameState, depth: int, me: int, side: tuple[int, ...]) -> float:
         self._tick()
         if s.phase == "over":
-            return WIN if me in s.won else -WIN
+            return self.evaluate(s, me)
         if s.phase == "roll":
             if depth == 0:
-                return evaluate(s, me)
+                return self.evaluate(s, me)
             total = 0.0
             for d in range(1, 7):
                 r = s.copy()
@@ -148,7 +157,7 @@ class DiceSearch:
             self._deadline = start + self.seconds
         self._limited = False
         try:
-            found = self.values(state, moves, 1)
+            found = self.values(state, moves, min(1, max_depth))
         finally:
             self._limited = True
         self.depth_done = 1
