@@ -46,6 +46,7 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.name.period": "period",
     "dc.name.text": "text",
     "dc.name.theme": "theme",
+    "dc.name.level": "level",
     # descriptions of the commands
     "dc.desc.ludo": "Play Ludo in this channel",
     "dc.desc.new": "Open a game of Ludo in this channel",
@@ -72,6 +73,7 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.new.timer": "Seconds per turn before the computer plays it (0: no timer)",
     "dc.desc.new.language": "The language of the table (default: yours)",
     "dc.desc.new.theme": "How the board is drawn (default: classic)",
+    "dc.desc.new.level": "How well the computer players play (default: normal)",
     "dc.desc.move.piece": "The number of the piece to move, as on the board",
     "dc.desc.board.text": "Tell the board in words, to you alone (for screen readers)",
     "dc.desc.rules.rules": "A rule set (default: the one of the game here)",
