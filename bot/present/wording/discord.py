@@ -10,7 +10,8 @@ from __future__ import annotations
 DISCORD: dict[str, str | tuple[str, str]] = {
     # {new}, {roll}... are the commands' names in the reader's language (dc.name.*)
     "dc.help": "**Ludo**: `/ludo {new}` opens a game in this channel (choose the rules, italian "
-    "teams, the turn timer, the language). Press **Join**, add computer players if you like, "
+    "teams, the turn timer, the language, the computer players' level). Press **Join**, add "
+    "computer players if you like (**Level** chooses how well they play), "
     "and the host presses **Start**. On your turn press **Roll**, then the button of the piece "
     "to move (or `/ludo {roll}` and `/ludo {move}`). `/ludo {board}` shows the board (in "
     "words, for screen readers, with its text option), "
