@@ -4,23 +4,22 @@ Every request is one load, one step of the hosting domain (:mod:`bot.hosting`)
 on that fresh copy, and one compare-and-set save (which also sets or clears
 the turn deadline and frees the channel of a finished game, atomically).  On
 a conflict (another worker saved in between) it starts again from the fresh
-copy, so two presses never both apply to one version and none is lost.  A
-refusal saves nothing.  Nothing is kept in memory between calls.  A finished
-game is kept for good (:mod:`bot.records`: stats, rematches, replays).
+copy, so two presses never both apply to one version and none is lost.  A refusal
+saves nothing; nothing is kept in memory between calls; a finished game is kept for
+good (:mod:`bot.records`: stats, rematches, replays).
 
 What the chat shows of a game (the adapters' notes) is read with the game and
 written beside it (:meth:`GameService.note_shown`), never bumping the game's
 revision, so showing a game can never make a player's press conflict.
 
-Faults never escape (:mod:`bot.faults`): an unreachable store makes every request
-a refusal ``refuse.store_down`` (told once per outage); an unreadable game is let
-go (:attr:`Outcome.freed`); a bug is logged and refused ``refuse.busy``.  After
-each save that succeeded, :attr:`GameService.listeners` are told (the live board).
-"""
+Faults never escape (:mod:`bot.faults`): an unreachable store makes every request a
+refusal ``refuse.store_down``; an unreadable game is let go (:attr:`Outcome.freed`); a
+bug is logged, refused ``refuse.busy``.  Each save is told to the ``listeners``."""
 
 from __future__ import annotations
 
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -52,7 +51,7 @@ from .hosting.dice import new_seed, secure_die
 from .hosting.reading import brief
 from .hosting.rematch import opened, rematch_of
 from .outcome import STORE_DOWN, Outcome
-from .players import HeuristicPlayer, Policy
+from .players import Policy, player_for
 from .quotas import Quotas
 from .records import Records
 from .store import Shown, Store, Stored, StoreError, new_game_id
@@ -79,23 +78,22 @@ class GameService:
         dice: Callable[[], int] | None = None,
         draw: Callable[[int], int] = secrets.randbelow,
         clock: Callable[[], float] = time.time,
-        computer: Policy | None = None,
+        computers: Callable[[str], Policy] | None = None,
         default_timer: int = 120,
         lobby_minutes: int = 30,
         quotas: Quotas | None = None,
     ) -> None:
         """``dice``: by default each game's own secret seed (see :mod:`bot.hosting.dice`),
-        else a function (tests, benchmarks).  ``lobby_minutes``: a lobby nobody starts
-        closes after this long (0: never).  ``quotas``: each person's (none by default)."""
+        else a function (tests, benchmarks).  ``computers``: a level's computer player, one
+        per decision.  ``lobby_minutes``: a lobby nobody starts closes after this long."""
         if lobby_minutes < 0:
             raise ValueError(f"lobby_minutes must be 0 or more, not {lobby_minutes!r}")
         self.store = store
         self.dice = dice or secure_die
-        #: each game's rolls come from its own seed (no die was given)
-        self.verifiable = dice is None
+        self.verifiable = dice is None  # each game's rolls come from its own seed
         self.draw = draw
         self.clock = clock
-        self.computer = computer or HeuristicPlayer()
+        self.computers = computers or (lambda level: player_for(level, random.Random()))
         self.default_timer = default_timer
         self.lobby_minutes = lobby_minutes
         #: turns an unreachable store and damaged games into refusals; whether it answers
@@ -116,7 +114,7 @@ class GameService:
         return self.outage.answering
 
     def _luck(self) -> Luck:
-        return Luck(self.dice, self.draw, self.computer, self.clock())
+        return Luck(self.dice, self.draw, self.computers, self.clock())
 
     # -- requests ---------------------------------------------------------
 
@@ -132,10 +130,11 @@ class GameService:
         lang: str = "en",
         chat: str = "",
         theme: str = "classic",
+        level: str = "normal",
     ) -> Outcome:
         """Open a lobby in ``channel`` with ``user`` in the first seat; its table speaks
-        ``lang``; its results count in ``chat`` (the channel if not given).  A damaged
-        game still bound to ``channel`` is let go first."""
+        ``lang``, its computers play at ``level``; its results count in ``chat`` (the
+        channel if not given).  A damaged game still bound to ``channel`` is let go first."""
         try:
             game = open_game(
                 new_game_id(channel),
@@ -149,6 +148,7 @@ class GameService:
                 lang=lang,
                 lobby_minutes=self.lobby_minutes,
                 seed=new_seed() if self.verifiable else None,
+                level=level,
             )
         except Refusal as r:
             return Outcome(None, refusal=r)
@@ -309,7 +309,7 @@ class GameService:
                 self.store.unschedule(game_id)  # nothing left to time
                 return None
             happened = Happened()
-            luck = Luck(self.dice, self.draw, self.computer, now)
+            luck = Luck(self.dice, self.draw, self.computers, now)
             try:
                 self._step(game, timeout, game, luck, happened)
             except Refusal:

@@ -277,9 +277,17 @@ async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: P
             kinds = await page.eval_on_selector_all(
                 "#actions button", "(bs) => bs.map((b) => b.dataset.kind)"
             )
-            assert "add_computer" in kinds and "start" in kinds
+            assert "add_computer" in kinds and "start" in kinds and "level" in kinds
+            # the level first (in Spanish: normal -> difícil), then a computer of it
+            assert await page.inner_text("#actions button[data-kind=level]") == "Nivel: normal"
+            await page.click("#actions button[data-kind=level]")
+            await page.wait_for_function(
+                "document.querySelector('#actions button[data-kind=level]')"
+                ".textContent === 'Nivel: difícil'"
+            )
             await page.click("#actions button[data-kind=add_computer]")
             await page.wait_for_selector("#seats li:nth-child(2)")
+            assert "Bot (difícil)" in await page.inner_text("#seats li:nth-child(2)")
             await ctx.close()
     finally:
         await fake.close()

@@ -637,8 +637,15 @@ async def test_whole_game_with_buttons(h_any: Harness, fake: FakeDiscord) -> Non
     await h.start(seed=11)
     since = len(fake.calls)
     game_id, lobby = await h.lobby(ANA, BEN, computers=2)
-    assert lobby.labels() == ["Join", "Leave", "Add computer", "Remove computer", "Start"]
-    assert "A computer player sat down" in lobby.description and "4/4" in lobby.description
+    assert lobby.labels() == [
+        "Join",
+        "Leave",
+        "Add computer",
+        "Remove computer",
+        "Start",
+        "Level: normal",
+    ]
+    assert "A computer player (normal) sat down" in lobby.description and "4/4" in lobby.description
     assert lobby.content == "" and lobby.allowed_mentions == {"parse": []}
     assert h.table(game_id) is lobby and fake.public_messages() == [lobby]
 
@@ -2001,8 +2008,17 @@ async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
     assert h.game(game_id).lang == "pt_BR"
     assert lobby.description.startswith(pt("lobby.opened", host="Rui", rules="classic"))
     assert lobby.labels() == [
-        pt(k)
-        for k in ("btn.join", "btn.leave", "btn.add_computer", "btn.remove_computer", "btn.start")
+        *(
+            pt(k)
+            for k in (
+                "btn.join",
+                "btn.leave",
+                "btn.add_computer",
+                "btn.remove_computer",
+                "btn.start",
+            )
+        ),
+        pt("btn.level", level=Text("level.normal")),
     ]
     # Gia may not start Rui's game: told privately, in Italian
     _, new = await h.press(GIA, lobby, pt("btn.start"))
@@ -2166,6 +2182,9 @@ async def test_commands_are_named_and_described_in_each_locale(
                 elif o == "theme":
                     key = f"dc.theme.{value}"
                     localized(choice, "name", say(Text(key)), words(key))
+                elif o == "level":
+                    key = f"level.{value}"
+                    localized(choice, "name", say(Text(key)), words(key))
                 else:
                     # a language is named in its own words, for every reader
                     assert o == "language"
@@ -2311,8 +2330,17 @@ async def test_a_game_opened_in_a_chosen_language(h: Harness, fake: FakeDiscord)
 
     assert lobby.description.startswith(es("lobby.opened", host="Ana", rules="classic"))
     assert lobby.labels() == [
-        es(k)
-        for k in ("btn.join", "btn.leave", "btn.add_computer", "btn.remove_computer", "btn.start")
+        *(
+            es(k)
+            for k in (
+                "btn.join",
+                "btn.leave",
+                "btn.add_computer",
+                "btn.remove_computer",
+                "btn.start",
+            )
+        ),
+        es("btn.level", level=Text("level.normal")),
     ]
     # Gia (Italian) opens an English one in the thread
     thread_game, thread_lobby = await h.lobby(GIA, channel_id=fake.thread_id, language="en")

@@ -79,6 +79,7 @@ async def test_the_table_launches_the_activity(h: Harness, fake: FakeDiscord) ->
     assert game_rows(lobby) == [
         ["Join", "Leave"],
         ["Add computer", "Remove computer", "Start"],
+        ["Level: normal"],
     ]
     check_board_button(lobby, game_id)
 

@@ -34,7 +34,8 @@ from tests.service_helpers import ANA, BEN, CID, DEE
 def luck(dice: Iterator[int], now: float = 100.0, first: int = 0) -> Luck:
     import random
 
-    return Luck(lambda: next(dice), lambda n: first % n, RandomPlayer(random.Random(1)), now)
+    player = RandomPlayer(random.Random(1))
+    return Luck(lambda: next(dice), lambda n: first % n, lambda level: player, now)
 
 
 def two_player_game(timer: int = 0) -> Game:

@@ -96,6 +96,8 @@ SAMPLE = {
     "choices": "4, 5 or 6",
     "value": "7",
     "languages": "English, italiano",
+    "level": "expert",
+    "levels": "easy, normal, hard or expert",
     "follow": 1,
     "language": "it",
     "title": "Final standings",

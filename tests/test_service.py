@@ -144,6 +144,7 @@ def test_lobby_buttons_join_leave_add_start(store: Store) -> None:
         "btn.join",
         "btn.leave",
         "btn.add_computer",
+        "btn.level",
         "btn.remove_computer",
         "btn.start",
     }

@@ -254,6 +254,7 @@ async def open_lobby(
         "Add computer",
         "Remove computer",
         "Start",
+        "Level: normal",
     ]
     return lobby
 
@@ -273,7 +274,7 @@ async def seat(
         assert html.escape(full_name(user)) in click.sent("editMessageText")[0].params["text"]
     for _ in range(computers):
         click = await bot.click(lobby, host, label="Add computer")
-        told(click, "A computer player sat down.")
+        told(click, "A computer player (normal) sat down.")
         assert [c.method for c in click.calls if c.method in SENDING] == ["editMessageText"]
 
 
@@ -642,7 +643,7 @@ async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
         assert (lobby.text or "").startswith(opened)
         assert [b["text"] for b in lobby.buttons] == [
             pt(k) for k in ("btn.join", "btn.leave", "btn.add_computer", "btn.remove_computer")
-        ] + [pt("btn.start")]
+        ] + [pt("btn.start"), pt("btn.level", level=Text("level.normal"))]
         # Gia may not start Rui's game: told why, in Italian
         click = await bot.click(lobby, GIA, label=pt("btn.start"))
         assert click.toast == say(Text("refuse.not_seated"), lang="it")
@@ -714,7 +715,7 @@ async def test_a_whole_game_opened_in_a_language_is_told_in_it_from_start_to_end
         await bot.say(group, host, "/ludo classic")
         lobby = fake.latest(group["id"], buttons=True)
         game_id = game_id_of(lobby)
-        label = {k: say(Text(k), lang=lang) for k in LOBBY_BUTTONS}
+        label = {k: say(Text(k, LOBBY_LEVEL), lang=lang) for k in LOBBY_BUTTONS}
         await bot.click(lobby, guest, label=label["btn.join"])
         for _ in range(2):
             await bot.click(lobby, host, label=label["btn.add_computer"])
@@ -757,7 +758,16 @@ def capitalised(text: str) -> str:
 
 
 #: the lobby's buttons, by message id
-LOBBY_BUTTONS = ("btn.join", "btn.leave", "btn.add_computer", "btn.remove_computer", "btn.start")
+LOBBY_BUTTONS = (
+    "btn.join",
+    "btn.leave",
+    "btn.add_computer",
+    "btn.remove_computer",
+    "btn.start",
+    "btn.level",
+)
+#: the parameters of the lobby's buttons: the level button shows the table's level
+LOBBY_LEVEL = {"level": Text("level.normal")}
 
 
 def menu_code(lang: str) -> str:
@@ -866,7 +876,7 @@ async def test_ludo_lang_opens_a_table_in_that_language(
         assert opened != say(Text("lobby.opened", {"host": "Ana Silva", "rules": "italian"}))
         assert (lobby.text or "").startswith(opened)
         assert [b["text"] for b in lobby.buttons] == [
-            say(Text(k), lang="es") for k in LOBBY_BUTTONS
+            say(Text(k, LOBBY_LEVEL), lang="es") for k in LOBBY_BUTTONS
         ]
         # a language by its name; without lang=, the opener's language (English for Ana)
         await bot.say(other, ANA, "/ludo lang=Italiano")
@@ -909,9 +919,10 @@ async def test_the_creator_or_an_admin_changes_the_tables_language(
         lobby = fake.message(group["id"], lobby.message_id)
         said = say(Text("game.language", {"language": "it"}), lang="it")
         assert said in (lobby.text or ""), lobby.text
-        italian = [say(Text(k), lang="it") for k in LOBBY_BUTTONS]
+        italian = [say(Text(k, LOBBY_LEVEL), lang="it") for k in LOBBY_BUTTONS]
         assert [b["text"] for b in lobby.buttons] == italian
-        assert italian != [say(Text(k)) for k in LOBBY_BUTTONS]
+        assert italian != [say(Text(k, LOBBY_LEVEL)) for k in LOBBY_BUTTONS]
+        assert italian[-1] == "Livello: normale"
 
         # the next table captions are Italian
         await bot.click(lobby, ANA, label=say(Text("btn.start"), lang="it"))
@@ -1740,7 +1751,7 @@ async def test_a_failure_escaping_the_service_is_answered_and_logged_once(
         monkeypatch.undo()
         # the next press finds everything in order: the lobby shows who sits
         click = await bot.click(lobby, ANA, label="Add computer")
-        told(click, "A computer player sat down.")
+        told(click, "A computer player (normal) sat down.")
         seated = fake.message(group["id"], lobby.message_id).content
         assert ("Ben" in seated) == (fault == "show"), seated
 

@@ -86,6 +86,7 @@ async def test_a_group_table_links_the_mini_app_while_the_game_is_on(
         assert [[b["text"] for b in row] for row in game_rows(lobby)] == [
             ["Join", "Leave"],
             ["Add computer", "Remove computer", "Start"],
+            ["Level: normal"],
         ]
         assert board_row(lobby) == [{"text": OPEN, "url": link(game_id)}]
 
@@ -150,7 +151,7 @@ async def test_without_a_mini_app_the_tables_are_as_before(
         for chat in (group, private):
             await bot.say(chat, ANA, "/ludo classic")
             lobby = table(fake, chat["id"])
-            assert lobby.keyboard == game_rows(lobby) and len(lobby.keyboard) == 2
+            assert lobby.keyboard == game_rows(lobby) and len(lobby.keyboard) == 3
             assert OPEN not in lobby.content
 
 

@@ -145,7 +145,7 @@ async def test_only_the_host_or_a_chat_admin_adds_or_removes_computers(
         # a chat admin at the table may (asked of Telegram only once refused as no host)
         mark = fake.mark()
         click = await bot.click(lobby, dee, label="Add computer")
-        assert click.toast == "A computer player sat down."
+        assert click.toast == "A computer player (normal) sat down."
         asked = fake.calls_of("getChatMember", since=mark)
         assert [c.params["user_id"] for c in asked] == [dee["id"]]
         assert [s.computer for s in bot.game(game_id).seats] == [False, False, False, True]

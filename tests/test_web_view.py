@@ -36,8 +36,13 @@ def test_the_lobby_offers_each_viewer_what_they_may_do(table: Table) -> None:
     host = game_json(game, ANA, "en")
     json.dumps(host)
     assert host["status"] == "lobby" and host["player"] is True
-    assert kinds(host) == ["leave", "add_computer", "start"]
-    assert [a["label"] for a in host["actions"]] == ["Leave", "Add computer", "Start"]
+    assert kinds(host) == ["leave", "add_computer", "start", "level"]
+    assert [a["label"] for a in host["actions"]] == [
+        "Leave",
+        "Add computer",
+        "Start",
+        "Level: normal",
+    ]
     other = game_json(game, BEN, "pt_BR")
     assert kinds(other) == ["join"] and other["player"] is False
     assert other["actions"][0]["label"] != "Join"  # in Portuguese

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, NoReturn
 from engine import COLOURS, RULE_SETS, LudoError, replay
 from renderer import DEFAULT_SIZE
 
-from ..players import HeuristicPlayer, Policy, RandomPlayer
+from ..players import LEVELS, HeuristicPlayer, Policy, RandomPlayer
 from .inputs import TOO_DEEP, WRONG_RECORD, read_record, say_wrong
 from .purge import add_forget
 from .records import record_folder, write_records
 from .render import add_render, replay_to_end, writable
+from .seats import SEAT_LEVELS, seat_levels, simulate_seats
 from .simulate import simulate
 from .terminal import CommandError, cmd_play, rule_options
 from .verify import add_verify
@@ -49,9 +50,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.seats is not None:
+        return simulate_levels(args)
     try:
         rng = random.Random(args.seed)
-        policy: Policy = HeuristicPlayer(rng) if args.policy == "heuristic" else RandomPlayer(rng)
+        policy: Policy = RandomPlayer(rng) if args.policy == "random" else HeuristicPlayer(rng)
         options = rule_options(args.options)
         folder = None if args.record is None else record_folder(args.record)
         result = simulate(
@@ -68,6 +71,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
+
+
+def simulate_levels(args: argparse.Namespace) -> int:
+    """``simulate --seats``: the computer levels against each other (:mod:`.seats`)."""
+    if args.policy is not None or args.record is not None:
+        raise CommandError("--seats chooses every seat's player: no --policy or --record with it")
+    try:
+        result = simulate_seats(
+            args.rules,
+            args.games,
+            args.seats,
+            seed=args.seed,
+            players=args.players,
+            options=rule_options(args.options),
+        )
+    except (LudoError, ValueError) as e:
+        raise CommandError(str(e)) from None
+    json.dump(result, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def levels_arg(text: str) -> list[str]:
+    try:
+        return seat_levels(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -184,8 +214,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--policy",
         choices=("heuristic", "random"),
-        default="heuristic",
+        default=None,
         help="how the computer players choose (default: heuristic)",
+    )
+    p.add_argument(
+        "--seats",
+        type=levels_arg,
+        metavar="LEVELS",
+        help="a computer level per seat, as many as --players, from "
+        f"{', '.join(SEAT_LEVELS)} (e.g. expert,normal,normal,normal): rotated over the "
+        "games, it prints each level's win rate and time per move; with teams, partners "
+        "(seats 1 and 3, 2 and 4) are named with one level",
     )
     p.add_argument(
         "--record",
@@ -238,6 +277,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-images", action="store_true", help="no board images (the default)")
     p.add_argument("--size", type=int, default=DEFAULT_SIZE, help="image width in pixels")
     p.add_argument("--lang", metavar="LANG", help=LANG_HELP)
+    p.add_argument(
+        "--level",
+        choices=LEVELS,
+        default="normal",
+        help="how well the computer players play (default: normal)",
+    )
     p.set_defaults(func=cmd_play)
 
     add_render(sub)

@@ -27,7 +27,7 @@ from engine import GameState, LudoError, Move, legal_moves, new_game
 from renderer import render_board, render_standings
 from renderer.board import MAX_SIZE, MIN_SIZE
 
-from ..players import HeuristicPlayer
+from ..players import Policy, player_for
 from ..players.loop import Action, Step, play_on
 from ..present import Text, find_language, language_name, languages, say
 from ..present.catalog import translations
@@ -134,6 +134,7 @@ def cmd_play(
     board = Console(file=out, highlight=False, markup=False, emoji=False) if at_terminal else None
     table = Table(state, lang, humans, stdin, out, rng=rng, board=board)
     table.images, table.size = images, args.size
+    table.computer = player_for(args.level, rng)  # the computer players' level
     table.pause = PAUSE if at_terminal and not args.fast else 0.0
     table.verbose = at_terminal or args.verbose
     if kept is not None:  # dice anyone can verify, repeatable with --seed
@@ -176,7 +177,7 @@ class Table:
         self.rng = rng
         #: the dice anyone can verify, and the record of the game (``--record``)
         self.dice: Recorder | None = None
-        self.computer = HeuristicPlayer(rng)
+        self.computer: Policy = player_for("normal", rng)
         #: where the board is drawn (None: no board, only the story)
         self.board = board
         #: the folder of the board images (None: no images)

@@ -5,10 +5,20 @@ that changes it and tells what happened in a :class:`Happened`, or raises a
 :class:`Refusal` (and the caller throws the changed copy away).
 """
 
-from .game import ENDED, LOBBY, OVER, PLAYING, SCHEMA, DamagedGame, Game, Seat, User
+from .game import ENDED, LOBBY, NORMAL, OVER, PLAYING, SCHEMA, DamagedGame, Game, Seat, User
 from .happened import Fact, Happened, Luck, Note, Refusal
 from .intents import KINDS, Intent, perform
-from .lobby import TIMER_RANGE, add_computer, end, join, leave, open_game, remove_computer, start
+from .lobby import (
+    TIMER_RANGE,
+    add_computer,
+    end,
+    join,
+    leave,
+    open_game,
+    remove_computer,
+    set_level,
+    start,
+)
 from .turns import MAX_TIMEOUTS, move, roll, timeout
 
 __all__ = [
@@ -16,6 +26,7 @@ __all__ = [
     "KINDS",
     "LOBBY",
     "MAX_TIMEOUTS",
+    "NORMAL",
     "OVER",
     "PLAYING",
     "SCHEMA",
@@ -39,6 +50,7 @@ __all__ = [
     "perform",
     "remove_computer",
     "roll",
+    "set_level",
     "start",
     "timeout",
 ]

@@ -44,11 +44,14 @@ def your_turn(game: Game, user: User) -> Seat:
     return seat
 
 
-def host_or_moderator(game: Game, user: User, can_manage: bool) -> Seat:
-    """Refuse unless ``user`` is seated and hosts the game, or may manage the channel."""
+def host_or_moderator(
+    game: Game, user: User, can_manage: bool, refusal: str = "refuse.only_host_computers"
+) -> Seat:
+    """Refuse (``refusal``) unless ``user`` is seated and hosts the game, or may manage
+    the channel."""
     seat = seated(game, user)
     if not (user.same(game.creator) or can_manage):
-        raise Refusal("refuse.only_host_computers", host=game.creator.name)
+        raise Refusal(refusal, host=game.creator.name)
     return seat
 
 

@@ -18,6 +18,8 @@ LOBBY, PLAYING, OVER, ENDED = "lobby", "playing", "over", "ended"
 #: the platform of a person forgotten in a kept game: no id, no name, only a colour
 FORGOTTEN = "forgotten"
 STATUSES = (LOBBY, PLAYING, OVER, ENDED)
+#: the computer level a table has, and a computer seat, unless chosen otherwise
+NORMAL = "normal"
 
 #: the longest name kept (in characters): a whole Telegram name (64 + 1 + 64) fits;
 #: a longer one is cut, ending in "…"
@@ -94,6 +96,8 @@ class Seat:
     took_over: bool = False
     #: a rematch's seat kept for its person, who has not said yes yet
     waiting: bool = False
+    #: a computer's level (:data:`bot.players.LEVELS`); one taken over: the table's
+    level: str = NORMAL
 
     @property
     def computer(self) -> bool:
@@ -111,13 +115,15 @@ class Seat:
             d["o"] = 1
         if self.waiting:
             d["w"] = 1
+        if self.level != NORMAL:
+            d["l"] = self.level
         return d
 
     @classmethod
     def from_dict(cls, d: Any, colours: tuple[str, ...]) -> Seat:
         """A stored seat, checked (``colours``: the game's, empty before its start)."""
-        if not isinstance(d, dict) or set(d) - {"u", "c", "t", "o", "w"}:
-            raise ValueError("a seat must be an object of u, c, t, o, w")
+        if not isinstance(d, dict) or set(d) - {"u", "c", "t", "o", "w", "l"}:
+            raise ValueError("a seat must be an object of u, c, t, o, w, l")
         u = d.get("u")
         user = User(*reading.person(u, "a seat's user")) if u is not None else None
         c = d.get("c")
@@ -129,7 +135,9 @@ class Seat:
         waiting = reading.flag(d.get("w", 0), "a seat's waiting")
         if waiting and (user is None or colours):
             raise ValueError("only a person's seat in a lobby can be waiting")
-        return cls(user, c, timeouts, reading.flag(d.get("o", 0), "a seat's took_over"), waiting)
+        took_over = reading.flag(d.get("o", 0), "a seat's took_over")
+        level = reading.level(d.get("l", NORMAL), "a seat's level")
+        return cls(user, c, timeouts, took_over, waiting, level)
 
 
 # actions are kept as one character each: "1".."6" a roll, "a".."f" a move of piece 0..5
@@ -158,6 +166,9 @@ class Game:
     auto_move: bool = True
     #: the language of the game's table in its chat (``en``, ``pt_BR``...)
     lang: str = "en"
+    #: the table's computer level: of the computers added or filling seats from now
+    #: on, and of every seat taken over
+    level: str = NORMAL
     status: str = LOBBY
     #: bumps whenever what the buttons act on changes (start, roll, move, end);
     #: a button carrying another version is outdated
@@ -288,6 +299,8 @@ class Game:
             d["theme"] = self.theme
         if self.first is not None:
             d["first"] = self.first
+        if self.level != NORMAL:
+            d["lvl"] = self.level
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -333,6 +346,7 @@ class Game:
             timer=reading.whole(d.get("timer", 0), 0, 24 * 3600, "timer"),
             auto_move=reading.flag(d.get("auto", True), "auto"),
             lang=reading.language(d.get("lang", "en")),
+            level=reading.level(d.get("lvl", NORMAL), "lvl"),
             status=status,
             version=reading.whole(d.get("ver"), 1, 10**12, "ver"),
             seats=[Seat.from_dict(s, colours) for s in seats],

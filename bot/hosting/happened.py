@@ -60,5 +60,7 @@ class Luck:
     die: Callable[[], int]
     #: a uniform draw of 0..n-1 (who starts, when drawn at random)
     draw: Callable[[int], int]
-    computer: Policy
+    #: the computer player of a level (one of :data:`bot.players.LEVELS`), asked
+    #: afresh for each decision
+    computer: Callable[[str], Policy]
     now: float

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .checks import in_person
 from .game import Game, User
 from .happened import Happened, Luck, Refusal
-from .lobby import add_computer, end, join, leave, remove_computer, set_language, start
+from .lobby import add_computer, end, join, leave, remove_computer, set_language, set_level, start
 from .turns import move, roll
 
 KINDS = (
@@ -21,13 +21,15 @@ KINDS = (
     "end",
     "language",
     "rematch",
+    "level",
 )
 
 
 @dataclass(frozen=True)
 class Intent:
     """``kind`` is one of :data:`KINDS`; ``piece`` (from 1) goes with ``move``, ``lang``
-    (a catalog's language, ``pt_BR``) with ``language``; ``rematch`` is the service's
+    (a catalog's language, ``pt_BR``) with ``language``, ``level`` (a computer level:
+    :data:`bot.players.LEVELS`) with ``level``; ``rematch`` is the service's
     (it opens a new game: see :func:`bot.hosting.rematch.rematch_of`); ``can_manage``: the platform
     lets this person manage the channel (may end any game, change its language, add or
     remove its computer players)."""
@@ -36,6 +38,7 @@ class Intent:
     piece: int = 0
     can_manage: bool = False
     lang: str = ""
+    level: str = ""
 
 
 def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
@@ -61,6 +64,8 @@ def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
         end(game, user, intent.can_manage, happened)
     elif kind == "language":
         set_language(game, user, intent.lang, intent.can_manage, happened)
+    elif kind == "level":
+        set_level(game, user, intent.level, intent.can_manage, happened)
     else:
         raise Refusal("refuse.bad_button")
     return happened

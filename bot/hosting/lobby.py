@@ -7,9 +7,10 @@ from typing import Any
 import engine
 from engine import DEFAULT_SEATS, LudoError
 
+from ..players import LEVELS
 from . import dice
 from .checks import host_or_moderator, in_person, need, options, pass_host, seated
-from .game import ENDED, LOBBY, PLAYING, Game, Seat, User
+from .game import ENDED, LOBBY, NORMAL, PLAYING, Game, Seat, User
 from .happened import Happened, Luck, Refusal
 from .turns import advance, finish
 
@@ -30,6 +31,7 @@ def open_game(
     lang: str = "en",
     lobby_minutes: int = 0,
     seed: str | None = None,
+    level: str = NORMAL,
 ) -> Game:
     """A new lobby in ``channel`` with ``user`` in the first seat (refused if set up wrong).
 
@@ -45,6 +47,7 @@ def open_game(
         ) from None
     if timer and not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
         raise Refusal("refuse.bad_timer", low=TIMER_RANGE[0], high=TIMER_RANGE[1])
+    _check_level(level)
     return Game(
         id=game_id,
         channel=channel,
@@ -54,6 +57,7 @@ def open_game(
         timer=timer,
         auto_move=auto_move,
         lang=lang,
+        level=level,
         seed=seed,
         seats=[Seat(user)],
         created=now,
@@ -82,14 +86,31 @@ def join(game: Game, user: User, happened: Happened, luck: Luck | None = None) -
 
 
 def add_computer(game: Game, user: User, happened: Happened, can_manage: bool = False) -> None:
-    """A computer player in the next seat: the host, or a seated moderator."""
+    """A computer player of the table's level in the next seat: the host, or a seated
+    moderator."""
     need(game, LOBBY)
     host_or_moderator(game, user, can_manage)
     if len(game.seats) >= options(game).max_players:
         raise Refusal("refuse.full")
-    game.seats.append(Seat(None))
+    game.seats.append(Seat(None, level=game.level))
     game.first = None
-    happened.note("lobby.computer_added")
+    happened.note("lobby.computer_added", level=game.level)
+
+
+def set_level(game: Game, user: User, level: str, can_manage: bool, happened: Happened) -> None:
+    """The table's computer level from now on (of the computers added next, those filling
+    the empty seats at the start and the seats taken over): the host, or a seated
+    moderator.  The computers seated already keep theirs."""
+    need(game, LOBBY)
+    host_or_moderator(game, user, can_manage, "refuse.only_host_level")
+    _check_level(level)
+    game.level = level
+    happened.note("lobby.level", level=level)
+
+
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise Refusal("refuse.bad_level", levels=LEVELS)
 
 
 def remove_computer(game: Game, user: User, happened: Happened, can_manage: bool = False) -> None:
@@ -124,8 +145,8 @@ def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     if fills(opts):
         empty = 4 - len(game.seats)
         if empty > 0:
-            game.seats.extend(Seat(None) for _ in range(empty))
-            happened.note("lobby.computer_filled", count=empty)
+            game.seats.extend(Seat(None, level=game.level) for _ in range(empty))
+            happened.note("lobby.computer_filled", count=empty, level=game.level)
     if len(game.seats) < opts.min_players:
         raise Refusal("refuse.need_players", need=opts.min_players)
     colours = DEFAULT_SEATS[len(game.seats)]

@@ -16,6 +16,8 @@ from typing import Any
 
 from engine import HOME
 
+from ..players import LEVELS
+
 #: the characters of a game's record (see ``encode_action``)
 ACTIONS = frozenset("123456abcdef")
 #: no Unix time (deadline, creation) in a stored game is beyond this
@@ -80,6 +82,13 @@ def language(v: Any) -> str:
     if not lang.replace("_", "").isascii() or not lang.replace("_", "").isalpha():
         raise ValueError("lang must name a language")
     return lang
+
+
+def level(v: Any, what: str) -> str:
+    """A computer level: one of :data:`bot.players.LEVELS`."""
+    if not isinstance(v, str) or v not in LEVELS:
+        raise ValueError(f"{what} must be one of {', '.join(LEVELS)}")
+    return v
 
 
 def word(v: Any, what: str) -> str:

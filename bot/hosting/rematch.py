@@ -1,7 +1,7 @@
 """A rematch: the same table again, after a game is finished.
 
 The same people in the same seats (so the same colours), the same rules,
-options, timer and language; the person asking for it has said yes, every
+options, timer, language and computer levels; the person asking for it has said yes, every
 other person's seat is kept for them until they say yes too (see
 :func:`bot.hosting.lobby.join`), and the game starts by itself once everybody
 has.  The seat after the one that started the last game starts this one.
@@ -32,7 +32,14 @@ def rematch_of(
         raise Refusal("refuse.not_in_last_game")
     # a forgotten person's seat is left open: it is not theirs to come back to
     kept = [s for s in old.seats if s.user is None or not s.user.forgotten]
-    seats = [Seat(s.user, waiting=s.user is not None and not user.same(s.user)) for s in kept]
+    seats = [
+        Seat(
+            s.user,
+            waiting=s.user is not None and not user.same(s.user),
+            level=old.level if s.took_over else s.level,  # a seat taken over: the table's
+        )
+        for s in kept
+    ]
     turn = (old.start or {}).get("turn")
     before = next((k for k, s in enumerate(old.seats) if s.colour == turn), None)
     if len(kept) < len(old.seats):
@@ -46,6 +53,7 @@ def rematch_of(
         timer=old.timer,
         auto_move=old.auto_move,
         lang=old.lang,
+        level=old.level,
         seed=seed,
         seats=seats,
         created=now,

@@ -140,7 +140,18 @@ def _computer(game: Game, s: GameState, luck: Luck) -> Action:
     if s.phase == "roll":
         return {"roll": next_die(game, luck)}
     moves = engine.legal_moves(s)
-    return {"move": (moves[0] if len(moves) == 1 else luck.computer.choose(s, moves)).piece}
+    if len(moves) == 1:
+        return {"move": moves[0].piece}
+    return {"move": luck.computer(level_of(game, s.turn)).choose(s, moves).piece}
+
+
+def level_of(game: Game, colour: str) -> str:
+    """The level the computer plays ``colour`` at: a computer seat's own; a seat taken
+    over (or a person's turn the timer plays): the table's."""
+    seat = game.seat_for(colour)
+    if seat is not None and seat.user is None and not seat.took_over:
+        return seat.level
+    return game.level
 
 
 def _finish(game: Game, status: str) -> None:

@@ -1,7 +1,8 @@
 """The one button-data codec: what a button carries and what a press of it asks.
 
 A game's button carries ``g:<game id>:<version>:<action>[<piece>]`` (at most
-64 bytes on every platform).  The version is the game's button version when
+64 bytes on every platform; a level's button carries the level it sets, counted from 1
+in :data:`bot.players.LEVELS`, in the piece's place).  The version is the game's button version when
 the button was drawn: a press carrying another one is outdated.  The rule
 chooser's buttons (a game not opened yet) carry ``n:<rules>[:teams]``.
 """
@@ -12,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..hosting import Intent
+from ..players import LEVELS
 
 #: action letter <-> intent kind
 _LETTERS = {
@@ -23,6 +25,7 @@ _LETTERS = {
     "r": "roll",
     "m": "move",
     "a": "rematch",
+    "v": "level",
 }
 _KINDS = {kind: letter for letter, kind in _LETTERS.items()}
 _GAME = re.compile(r"g:([0-9a-f]{8}):(\d{1,9}):([a-z])([1-6]?)")
@@ -43,6 +46,11 @@ def game_button(game_id: str, version: int, kind: str, piece: int = 0) -> str:
     return f"g:{game_id}:{version}:{_KINDS[kind]}{piece if kind == 'move' else ''}"
 
 
+def level_button(game_id: str, version: int, level: str) -> str:
+    """The data of the button setting the table's computer level to ``level``."""
+    return f"g:{game_id}:{version}:{_KINDS['level']}{LEVELS.index(level) + 1}"
+
+
 def new_game_button(rules: str, teams: bool = False) -> str:
     """The data of a rule chooser's button."""
     return f"n:{rules}{':teams' if teams else ''}"
@@ -55,8 +63,12 @@ def parse_press(data: object) -> Press | None:
         return None
     game_id, version, letter, piece = m.group(1), int(m.group(2)), m.group(3), m.group(4)
     kind = _LETTERS.get(letter)
-    if kind is None or (kind == "move") != bool(piece):
+    if kind is None or (kind in ("move", "level")) != bool(piece):
         return None
+    if kind == "level":
+        if int(piece) > len(LEVELS):
+            return None
+        return Press(game_id, version, Intent(kind, level=LEVELS[int(piece) - 1]))
     return Press(game_id, version, Intent(kind, int(piece) if piece else 0))
 
 

@@ -220,7 +220,9 @@ def _note_text(game: Game, note: Note) -> Text:
         params = {"host": game.creator.name, "rules": game.rules}
     elif note.key == "game.started":
         params = {"rules": game.rules, "players": seating(game)}
-    elif note.key == "game.start_rolls":
+    elif isinstance(params.get("level"), str):
+        params["level"] = Text(f"level.{params['level']}")  # "expert", in words
+    if note.key == "game.start_rolls":
         params["rolls"] = tuple(
             Text("who.rolled", {"who": name_of(game, c), "die": d}) for c, d in params["rolls"]
         )

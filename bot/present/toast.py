@@ -60,7 +60,7 @@ def toast_lines(game: Game, happened: Happened | None) -> tuple[Text, ...]:
             out.append(Text("you.won") if won else line)
             break
         elif not out and not key.startswith(("ev.", "timer.")):
-            out.append(line)  # what a lobby button did: "A computer player sat down."
+            out.append(line)  # what a lobby button did: "A computer player (normal) sat down."
         else:
             break  # someone else's turn: the table tells it
     seat = game.on_turn()

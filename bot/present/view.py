@@ -19,6 +19,7 @@ from engine import HOME, Move
 from ..hosting import ENDED, LOBBY, OVER, PLAYING, Game, Happened, Note, Refusal, User
 from . import buttons as codec
 from .catalog import language_name, languages
+from .levels import computer_name, level_choices, level_name, next_level
 from .narrate import mark, name_of, narrate, one_of, seating, together
 from .pictures import board_png, standings_png
 from .text import Button, Text, echoed
@@ -172,7 +173,7 @@ def _timed_out(happened: Happened) -> bool:
 
 
 def lobby_status(game: Game) -> Text:
-    names = tuple(s.user.name if s.user else Text("who.a_computer") for s in game.seats)
+    names = tuple(s.user.name if s.user else computer_name(s.level) for s in game.seats)
     opts = engine.rules_for(game.rules, game.options)
     return Text(
         "lobby.status",
@@ -223,6 +224,11 @@ def table_buttons(game: Game) -> tuple[tuple[Button, ...], ...]:
         return ((button("rematch", Text("btn.rematch"), "primary"),),)
     if game.status == LOBBY:
         join = Text("btn.ready" if game.after else "btn.join")
+        level = Button(
+            Text("btn.level", {"level": level_name(game.level)}),
+            codec.level_button(game.id, game.version, next_level(game.level)),
+            "secondary",
+        )
         return (
             (button("join", join, "primary"), button("leave", Text("btn.leave"))),
             (
@@ -230,6 +236,7 @@ def table_buttons(game: Game) -> tuple[tuple[Button, ...], ...]:
                 button("remove_computer", Text("btn.remove_computer")),
                 button("start", Text("btn.start"), "primary"),
             ),
+            (level,),  # a row of its own, under the computers' buttons
         )
     seat = game.on_turn()
     state = game.state
@@ -268,6 +275,8 @@ def refusal_text(refusal: Refusal, game: Game | None = None) -> Text:
         return Text(key if key in MESSAGES else "illegal.other", params)
     if refusal.key == "refuse.bad_rules":
         return rules_error(params)
+    if refusal.key == "refuse.bad_level":
+        params["levels"] = level_choices()
     if refusal.key == "refuse.bad_language":
         params["languages"] = one_of([language_name(lang) for lang in languages()])
     return Text(refusal.key, params)

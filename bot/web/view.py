@@ -22,6 +22,7 @@ from ..hosting import LOBBY, OVER, PLAYING, Game, Happened, User
 from ..present import Text, say, table_view
 from ..present.buttons import game_button, parse_press
 from ..present.catalog import translations
+from ..present.levels import computer_name
 from ..present.pictures import picture_names, picture_words, theme_of
 from ..present.view import move_label
 from .geometry import square_name
@@ -130,7 +131,7 @@ def _seat(game: Game, k: int, viewer: User | None, names: dict[str, str], lang: 
     s = game.seats[k]
     name = names.get(s.colour or "", "") if s.colour else None
     if name is None:
-        name = s.user.name if s.user is not None else say(Text("who.a_computer"), lang=lang)
+        name = s.user.name if s.user is not None else say(computer_name(s.level), lang=lang)
     state = game.state
     places = state.places if state is not None else None
     return {
@@ -236,6 +237,8 @@ def _allowed(game: Game, viewer: User, seated: bool, yours: bool) -> set[str]:
             kinds.add("add_computer")
         if host and any(s.computer for s in game.seats):
             kinds.add("remove_computer")
+        if host:
+            kinds.add("level")  # the computers' level
         if seat is not None and not seat.waiting and (host or len(ready) >= opts.max_players):
             kinds.add("start")
         return kinds

@@ -6,11 +6,9 @@ A command or a press becomes (channel, user, intent) and one service call
 private word for the asker (why it was refused, or what a command did) and a
 table view that the reconciler brings into the channel: a press whose table is
 edited in place is answered by that edit, everything else goes through the
-channel's REST.  No rule and no game state lives here.
-
-A command or press that fails (the game store unreachable) is still answered,
-privately, within Discord's three seconds; a connection that ends for good (the
-token reset, intents disallowed) is reported by :meth:`DiscordAdapter.failed`.
+channel's REST.  No rule and no game state lives here.  A command or press that
+fails (the store unreachable) is still answered, privately, within Discord's three
+seconds; a connection that ends for good is reported by :meth:`DiscordAdapter.failed`.
 """
 
 from __future__ import annotations
@@ -185,18 +183,18 @@ class DiscordAdapter:
         timer: int | None,
         lang: str | None = None,
         theme: str = "classic",
+        level: str = "normal",
     ) -> None:
         """``/ludo new``: open a lobby here (posted in the channel; the asker told privately),
         its table speaking ``lang`` (the asker's language if None), its pictures drawn in
-        ``theme``."""
+        ``theme``, its computers playing at ``level``."""
         table = language(interaction) if lang is None else find_language(lang)
         if table is None:
             async with self._handling(interaction) as press:
                 press.result = "refused"
                 refusal = refusal_text(Refusal("refuse.bad_language"))
-                await InteractionScreen(self.client, interaction, None).private(
-                    say(refusal, clean, language(interaction))
-                )
+                told = say(refusal, clean, language(interaction))
+                await InteractionScreen(self.client, interaction, None).private(told)
             return
         await self._command(
             interaction,
@@ -209,6 +207,7 @@ class DiscordAdapter:
                 lang=table,
                 chat=chat_key(interaction),
                 theme=theme,
+                level=level,
             ),
         )
 

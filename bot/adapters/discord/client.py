@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 import discord
 import yarl
@@ -22,12 +22,14 @@ from ...present import Text, find_language, say
 from ..reach import Reach
 from .activity import BOARD_TEMPLATE, BoardButton
 from .connection import connected, rate_limit_trace
+from .handlers import Handlers
 from .limited import Entrance, Limiter
 from .translator import (
     LudoTranslator,
     asker_language,
     described,
     language_choices,
+    level_choices,
     named,
     rule_choices,
     theme_choices,
@@ -35,60 +37,12 @@ from .translator import (
 )
 from .where import can_manage
 
-
-class AfterHandlers(Protocol):
-    """What the client hands the after-game commands to (the adapter's ``after``)."""
-
-    async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.abc.Snowflake | None
-    ) -> None: ...
-
-    async def top(self, interaction: discord.Interaction[Any], month: bool) -> None: ...
-
-    async def forget(self, interaction: discord.Interaction[Any]) -> None: ...
-
-    async def rematch(self, interaction: discord.Interaction[Any]) -> None: ...
-
-    async def replay(self, interaction: discord.Interaction[Any]) -> None: ...
-
-    async def record(self, interaction: discord.Interaction[Any]) -> None: ...
-
-
-class Handlers(Protocol):
-    """What the client hands interactions to (the adapter); typed here so the
-    client needs no import of the adapter."""
-
-    @property
-    def after(self) -> AfterHandlers: ...
-
-    async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None: ...
-
-    async def open(
-        self,
-        interaction: discord.Interaction[Any],
-        rules: str,
-        options: dict[str, Any],
-        timer: int | None,
-        lang: str | None,
-        theme: str,
-    ) -> None: ...
-
-    async def act(self, interaction: discord.Interaction[Any], intent: Intent) -> None: ...
-
-    async def board(self, interaction: discord.Interaction[Any], text: bool) -> None: ...
-
-    async def rules(self, interaction: discord.Interaction[Any], name: str | None) -> None: ...
-
-    async def pieces(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[int]]: ...
-
-
 log = logging.getLogger(__name__)
 
 RULE_CHOICES = rule_choices()
 LANGUAGE_CHOICES = language_choices()
 THEME_CHOICES = theme_choices()
+LEVEL_CHOICES = level_choices()
 #: ``/ludo top``: of all time, or of this month
 PERIOD_CHOICES = [
     app_commands.Choice(name=described("dc.choice.all_time"), value="all"),
@@ -257,6 +211,7 @@ class LudoCommands(app_commands.Group):
         timer=named("timer"),
         language=named("language"),
         theme=named("theme"),
+        level=named("level"),
     )
     @app_commands.describe(
         rules=described("dc.desc.new.rules"),
@@ -265,8 +220,11 @@ class LudoCommands(app_commands.Group):
         timer=described("dc.desc.new.timer"),
         language=described("dc.desc.new.language"),
         theme=described("dc.desc.new.theme"),
+        level=described("dc.desc.new.level"),
     )
-    @app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES, theme=THEME_CHOICES)
+    @app_commands.choices(
+        rules=RULE_CHOICES, language=LANGUAGE_CHOICES, theme=THEME_CHOICES, level=LEVEL_CHOICES
+    )
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -276,6 +234,7 @@ class LudoCommands(app_commands.Group):
         timer: app_commands.Range[int, 0, 86400] | None = None,
         language: app_commands.Choice[str] | None = None,
         theme: app_commands.Choice[str] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         if teams:
@@ -285,7 +244,8 @@ class LudoCommands(app_commands.Group):
         name = rules.value if rules else "classic"
         lang = language.value if language else None
         look = theme.value if theme else "classic"
-        await adapter_of(interaction).open(interaction, name, options, timer, lang, look)
+        strength = level.value if level else "normal"
+        await adapter_of(interaction).open(interaction, name, options, timer, lang, look, strength)
 
     @app_commands.command(name=named("join"), description=described("dc.desc.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:

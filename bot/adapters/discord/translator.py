@@ -25,6 +25,7 @@ from discord.app_commands import TranslationContextLocation as Where
 from engine import RULE_SETS
 from renderer import THEMES
 
+from ...players import LEVELS
 from ...present import Text, language_name, language_of, languages, say
 from ...present.catalog import SOURCE, translations
 from ...present.wording import MESSAGES
@@ -84,6 +85,12 @@ def theme_choices() -> list[app_commands.Choice[str]]:
         )
         for name in THEMES
     ]
+
+
+def level_choices() -> list[app_commands.Choice[str]]:
+    """The computer levels, each shown by its name ``level.<level>`` in the reader's
+    language."""
+    return [app_commands.Choice(name=described(f"level.{name}"), value=name) for name in LEVELS]
 
 
 def name_in(english: str, lang: str) -> str:

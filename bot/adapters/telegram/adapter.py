@@ -269,6 +269,7 @@ class TelegramAdapter:
             timer=asked.timer,
             lang=lang,
             theme=asked.theme,
+            level=asked.level,
         )
         await self._answer(update, outcome)
 

@@ -22,6 +22,7 @@ from ...present import (
     Text,
     echoed,
     find_language,
+    find_level,
     language_name,
     languages,
     new_game_button,
@@ -156,18 +157,20 @@ class LudoArgs:
     lang: str | None = None
     #: how its pictures are drawn (``theme=colourblind``); the service checks the name
     theme: str = "classic"
+    #: the table's computer level (``level=hard``, or its name in a language we speak)
+    level: str = "normal"
     #: why the game cannot be set up so, in words (None: it may be tried)
     error: Text | None = None
 
 
 def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
-    """``/ludo italian teams pieces=5 timer=60 lang=it``: the rule set first (a bare
+    """``/ludo italian teams pieces=5 timer=60 lang=it level=hard``: the rule set first (a bare
     word), then options; an unknown rule set or option is left for the rules to refuse."""
     rules = "classic"
     options: dict[str, Any] = {}
     timer: int | None = None
     lang: str | None = None
-    theme = "classic"
+    theme, level = "classic", "normal"
     for k, raw in enumerate(args):
         word = raw.strip().lower()
         key, eq, value = word.partition("=")
@@ -185,6 +188,13 @@ def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
         if key == "theme":
             theme = value
             continue
+        if key == "level":
+            found = find_level(value)
+            if found is None:
+                told = refusal_text(Refusal("refuse.bad_level"))
+                return LudoArgs(rules, options, error=told)
+            level = found
+            continue
         if key == "timer":
             if value in ("off", "0", "none"):
                 timer = 0
@@ -199,7 +209,7 @@ def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
                 return LudoArgs(rules, options, error=Text("tg.bad_timer", {"value": typed}))
             continue
         options[key] = option_value(value)
-    return LudoArgs(rules, options, timer, lang, theme)
+    return LudoArgs(rules, options, timer, lang, theme, level)
 
 
 def option_value(value: str) -> Any:

@@ -18,7 +18,7 @@ from .screen import PREFIX
 
 PLATFORM = "telegram"
 #: a refusal a chat admin is not given: the host's (adding or removing computer players)
-HOST_ONLY = "refuse.only_host_computers"
+HOST_ONLY = ("refuse.only_host_computers", "refuse.only_host_level")
 
 
 @dataclass(frozen=True)
@@ -82,11 +82,11 @@ async def moderated(
 ) -> Outcome:
     """``call(press_game, *where, game_id, version, intent)`` for the button ``press``
     (``press_game`` the service's ``press``, ``where`` its channel and user); refused as
-    only the host's to do (a computer player added or removed), done again as a moderator
+    only the host's to do (a computer player added or removed, the level), done again as a moderator
     if the person is a chat admin (asked only then: most presses need no extra call)."""
     intent = press.intent
     outcome = await call(*where, press.game_id, press.version, intent)
     refusal = outcome.refusal
-    if refusal is not None and refusal.key == HOST_ONLY and await is_admin(update):
+    if refusal is not None and refusal.key in HOST_ONLY and await is_admin(update):
         outcome = await call(*where, press.game_id, press.version, replace(intent, can_manage=True))
     return outcome

@@ -10,7 +10,8 @@ from __future__ import annotations
 DISCORD: dict[str, str | tuple[str, str]] = {
     # {new}, {roll}... are the commands' names in the reader's language (dc.name.*)
     "dc.help": "**Ludo**: `/ludo {new}` opens a game in this channel (choose the rules, italian "
-    "teams, the turn timer, the language). Press **Join**, add computer players if you like, "
+    "teams, the turn timer, the language, the computer players' level). Press **Join**, add "
+    "computer players if you like (**Level** chooses how well they play), "
     "and the host presses **Start**. On your turn press **Roll**, then the button of the piece "
     "to move (or `/ludo {roll}` and `/ludo {move}`). `/ludo {board}` shows the board (in "
     "words, for screen readers, with its text option), "
@@ -46,6 +47,7 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.name.period": "period",
     "dc.name.text": "text",
     "dc.name.theme": "theme",
+    "dc.name.level": "level",
     # descriptions of the commands
     "dc.desc.ludo": "Play Ludo in this channel",
     "dc.desc.new": "Open a game of Ludo in this channel",
@@ -72,6 +74,7 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.new.timer": "Seconds per turn before the computer plays it (0: no timer)",
     "dc.desc.new.language": "The language of the table (default: yours)",
     "dc.desc.new.theme": "How the board is drawn (default: classic)",
+    "dc.desc.new.level": "How well the computer players play (default: normal)",
     "dc.desc.move.piece": "The number of the piece to move, as on the board",
     "dc.desc.board.text": "Tell the board in words, to you alone (for screen readers)",
     "dc.desc.rules.rules": "A rule set (default: the one of the game here)",

@@ -39,12 +39,13 @@ GAME: dict[str, str | tuple[str, str]] = {
     "{host} presses Start.",
     "lobby.joined": "{who} joined.",
     "lobby.left": "{who} left the lobby.",
-    "lobby.computer_added": "A computer player sat down.",
+    "lobby.computer_added": "A computer player ({level}) sat down.",
     "lobby.computer_removed": "A computer player left.",
     "lobby.computer_filled": (
-        "A computer player takes the empty seat.",
-        "Computer players take the empty seats.",
+        "A computer player ({level}) takes the empty seat.",
+        "Computer players ({level}) take the empty seats.",
     ),
+    "lobby.level": "Computer level: {level}. Computers added from now on play at this level.",
     "lobby.closed_empty": "{who} left and nobody is seated: the game is closed.",
     "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}).",
     # game
@@ -143,6 +144,8 @@ GAME: dict[str, str | tuple[str, str]] = {
     "btn.join": "Join",
     "btn.leave": "Leave",
     "btn.add_computer": "Add computer",
+    # the table's computer level; a press changes it to the next one
+    "btn.level": "Level: {level}",
     "btn.remove_computer": "Remove computer",
     "btn.start": "Start",
     "btn.roll": "Roll",
@@ -180,6 +183,12 @@ GAME: dict[str, str | tuple[str, str]] = {
     "alt.mark_out_capture": "{mark} on the start square captures a {victim_colour} piece",
     "who.computer": "Computer ({colour})",
     "who.a_computer": "Computer",
+    "who.a_computer_level": "Computer ({level})",
+    # the computer levels, from the weakest
+    "level.easy": "easy",
+    "level.normal": "normal",
+    "level.hard": "hard",
+    "level.expert": "expert",
     "who.player": "{colour} player",
     "who.seat": "{who} ({colour})",
     "who.pair": "{who} and {other}",

@@ -31,6 +31,8 @@ REFUSALS: dict[str, str] = {
     "refuse.bad_language": "I do not speak that language. Choose one of {languages}.",
     "refuse.only_creator_language": "Only {host} or a moderator can change the game's language.",
     "refuse.only_host_computers": "Only {host} or a moderator can add or remove computer players.",
+    "refuse.only_host_level": "Only {host} or a moderator can change the computer level.",
+    "refuse.bad_level": "There is no such computer level. Choose {levels}.",
     "refuse.as_yourself": "Post as yourself to play, not as a channel or an anonymous admin.",
     # a move the rules do not allow (the engine's reason codes)
     "illegal.no_such_piece": "There is no piece {piece}: your pieces are 1 to {count}.",

@@ -9,7 +9,8 @@ from __future__ import annotations
 TELEGRAM: dict[str, str | tuple[str, str]] = {
     "tg.help": "<b>Ludo</b>: type /ludo to open a game here (or "
     "<code>/ludo italian teams timer=60</code>), press <b>Join</b>, add computer players if "
-    "you like, and the host presses <b>Start</b>. On your turn press <b>Roll</b>, then the "
+    "you like (<b>Level</b> chooses how well they play), and the host presses <b>Start</b>. "
+    "On your turn press <b>Roll</b>, then the "
     "button of the piece to move. /board shows the board, /rules the rules, /end ends the "
     "game, and <code>/language pt</code> changes the language of the table. After a game: "
     "<code>/ludo rematch</code> plays it again, <code>/ludo replay</code> shows it again, "

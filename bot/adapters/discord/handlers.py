@@ -1,0 +1,60 @@
+"""What the Discord client hands interactions to (the adapter), typed here so the
+client needs no import of the adapter."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+
+from ...hosting import Intent
+
+
+class AfterHandlers(Protocol):
+    """What the client hands the after-game commands to (the adapter's ``after``)."""
+
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: discord.abc.Snowflake | None
+    ) -> None: ...
+
+    async def top(self, interaction: discord.Interaction[Any], month: bool) -> None: ...
+
+    async def forget(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def replay(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def record(self, interaction: discord.Interaction[Any]) -> None: ...
+
+
+class Handlers(Protocol):
+    """What the client hands interactions to (the adapter); typed here so the
+    client needs no import of the adapter."""
+
+    @property
+    def after(self) -> AfterHandlers: ...
+
+    async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None: ...
+
+    async def open(
+        self,
+        interaction: discord.Interaction[Any],
+        rules: str,
+        options: dict[str, Any],
+        timer: int | None,
+        lang: str | None,
+        theme: str,
+        level: str,
+    ) -> None: ...
+
+    async def act(self, interaction: discord.Interaction[Any], intent: Intent) -> None: ...
+
+    async def board(self, interaction: discord.Interaction[Any], text: bool) -> None: ...
+
+    async def rules(self, interaction: discord.Interaction[Any], name: str | None) -> None: ...
+
+    async def pieces(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]: ...
