@@ -60,6 +60,9 @@ class Terminal:
         if self.pid == 0:  # the child: the command, with the terminal as its own
             try:
                 os.chdir(ROOT)
+                # Ctrl-C as a person's terminal has it (a test run from a
+                # background job would hand on its Ctrl-C ignored)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.execve(argv[0], argv, env)
             finally:
                 os._exit(127)
