@@ -13,8 +13,6 @@ is ready once every node says ``cluster_state:ok``::
 
 from __future__ import annotations
 
-import random
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -28,25 +26,6 @@ from tests.local_redis import port_of, start_redis, stop_redis
 SLOTS = 16384
 
 
-#: a cluster node also listens on its port + 10,000 (the cluster bus), so its
-#: port must be at most 55,535; a free port from the system may be higher
-BUS_OFFSET = 10_000
-
-
-def cluster_port() -> int:
-    """A free loopback port whose cluster bus port (+10,000) is free too."""
-    for _ in range(200):
-        port = random.randint(20_000, 65_535 - BUS_OFFSET)
-        try:
-            for p in (port, port + BUS_OFFSET):
-                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-                    s.bind(("127.0.0.1", p))
-        except OSError:
-            continue
-        return port
-    raise RuntimeError("no free port for a cluster node")
-
-
 class LocalCluster:
     """Three masters sharing every slot (no replicas), started at once."""
 
@@ -58,7 +37,7 @@ class LocalCluster:
                 conf = workdir / f"nodes-{i}.conf"
                 args = ["--cluster-enabled", "yes", "--cluster-config-file", str(conf)]
                 args += ["--cluster-node-timeout", "5000"]
-                proc, url = start_redis(exe, workdir, port=cluster_port(), args=args)
+                proc, url = start_redis(exe, workdir, args=args)
                 self.procs.append(proc)
                 self.nodes.append(url)
             self._form()

@@ -32,6 +32,7 @@ workdir) as server: ... server.url, server.pause(), server.restart() ...``).
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -64,6 +65,25 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: a cluster node also listens on its port + 10,000 (the cluster bus), so its
+#: port must be at most 55,535; a free port from the system may be higher
+BUS_OFFSET = 10_000
+
+
+def cluster_port() -> int:
+    """A free loopback port whose cluster bus port (+10,000) is free too."""
+    for _ in range(200):
+        port = random.randint(20_000, 65_535 - BUS_OFFSET)
+        try:
+            for p in (port, port + BUS_OFFSET):
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free port for a cluster node")
+
+
 def port_of(url: str) -> int:
     """The port of a ``redis://host:port/db`` URL."""
     port = urlsplit(url).port
@@ -82,7 +102,8 @@ def start_redis(
     """
     last = ""
     for _attempt in range(3 if port is None else 1):  # another process may grab a free port
-        at = _free_port() if port is None else port
+        free = cluster_port if "--cluster-enabled" in args else _free_port
+        at = free() if port is None else port
         log = workdir / f"redis-{at}.log"
         argv = [exe, "--port", str(at), "--bind", "127.0.0.1", "--dir", str(workdir)]
         argv += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
