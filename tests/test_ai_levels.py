@@ -204,3 +204,18 @@ def test_search_player_ties_go_to_the_rng() -> None:
     assert SearchPlayer().choose(state, moves).piece == 0
     chosen = {SearchPlayer(random.Random(s)).choose(state, moves).piece for s in range(20)}
     assert chosen == {0, 1}
+
+
+def test_the_rollout_bench_brings_a_piece_home_and_counts_its_games() -> None:
+    from bench.rollout import RolloutPlayer, run_chunk
+
+    # red rolls 1: one piece a square short of home (safe for ever once in), one on the track
+    state = engine.new_game(
+        "classic", 4, position=position(red=[57, 57, 56, 20], green=[10, 12, 0, 0]), turn="red"
+    )
+    state, _ = engine.apply(state, {"roll": 1})
+    assert [m.piece for m in engine.legal_moves(state)] == [2, 3]
+    player = RolloutPlayer(random.Random(3), rollouts=4, rolls=4)
+    assert player.choose(state, engine.legal_moves(state)).piece == 2
+    played, won, times = run_chunk(side=1, games=2, seed=5, rollouts=2, rolls=2)
+    assert played == 2 and 0 <= won <= 2 and times
