@@ -98,6 +98,8 @@ class Seat:
     waiting: bool = False
     #: a computer's level (:data:`bot.players.LEVELS`); one taken over: the table's
     level: str = NORMAL
+    #: the person whose seat the computer took over (their game counts as played)
+    was: User | None = None
 
     @property
     def computer(self) -> bool:
@@ -117,13 +119,15 @@ class Seat:
             d["w"] = 1
         if self.level != NORMAL:
             d["l"] = self.level
+        if self.was is not None:
+            d["x"] = [self.was.platform, self.was.id, self.was.name]
         return d
 
     @classmethod
     def from_dict(cls, d: Any, colours: tuple[str, ...]) -> Seat:
         """A stored seat, checked (``colours``: the game's, empty before its start)."""
-        if not isinstance(d, dict) or set(d) - {"u", "c", "t", "o", "w", "l"}:
-            raise ValueError("a seat must be an object of u, c, t, o, w, l")
+        if not isinstance(d, dict) or set(d) - {"u", "c", "t", "o", "w", "l", "x"}:
+            raise ValueError("a seat must be an object of u, c, t, o, w, l, x")
         u = d.get("u")
         user = User(*reading.person(u, "a seat's user")) if u is not None else None
         c = d.get("c")
@@ -137,7 +141,11 @@ class Seat:
             raise ValueError("only a person's seat in a lobby can be waiting")
         took_over = reading.flag(d.get("o", 0), "a seat's took_over")
         level = reading.level(d.get("l", NORMAL), "a seat's level")
-        return cls(user, c, timeouts, took_over, waiting, level)
+        x = d.get("x")
+        was = User(*reading.person(x, "a seat's former person")) if x is not None else None
+        if was is not None and (user is not None or not took_over):
+            raise ValueError("only a seat taken over can name its former person")
+        return cls(user, c, timeouts, took_over, waiting, level, was)
 
 
 # actions are kept as one character each: "1".."6" a roll, "a".."f" a move of piece 0..5

@@ -223,7 +223,7 @@ def leave(game: Game, user: User, luck: Luck, happened: Happened) -> None:
         happened.note("lobby.left", who=user.name)
         return
     pass_host(game, seat)
-    seat.user = None
+    seat.was, seat.user = seat.user, None
     seat.took_over = True
     happened.note("game.left", who=user.name, colour=seat.colour)
     if not game.humans:

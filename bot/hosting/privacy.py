@@ -22,6 +22,9 @@ def forget_in(game: Game, person: str) -> bool:
         if seat.user is not None and person_key(seat.user) == person:
             seat.user = User(FORGOTTEN, seat.colour or str(k), "")
             changed = True
+        if seat.was is not None and person_key(seat.was) == person:
+            seat.was = None  # the seat the computer took over no longer names them
+            changed = True
     if person_key(game.creator) == person:
         game.creator = User(FORGOTTEN, "creator", "")
         changed = True
@@ -30,7 +33,7 @@ def forget_in(game: Game, person: str) -> bool:
 
 def named(game: Game) -> tuple[str, ...]:
     """The keys of everyone ``game`` names: its people's and its creator's."""
-    people = [person_key(s.user) for s in game.seats if s.user is not None]
+    people = [person_key(p) for s in game.seats for p in (s.user, s.was) if p is not None]
     if not game.creator.forgotten:
         people.append(person_key(game.creator))
     return tuple(dict.fromkeys(p for p in people if not p.startswith(f"{FORGOTTEN}:")))

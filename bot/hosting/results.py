@@ -4,8 +4,11 @@
 the engine, so the counts are the rules' own) into one small entry per seat,
 keyed by who played it: a person (``telegram:123``) or a computer
 (``computer:red``).  A seat a person left (or lost to the timer) was the
-computer's at the end, and counts as the computer's.  :func:`read_entry` reads
-one back; anything unreadable is skipped by the caller, never shown.
+computer's at the end, but counts as played by that person: leaving a game
+that is going badly does not keep it out of their stats or their rating.
+:func:`read_entry` reads one back; anything unreadable is skipped by the
+caller, never shown.  Entries kept before the ratings have no game, team or
+level: they read as a game of their own finishing time, no team, ``normal``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ def person_key(user: User) -> str:
 
 
 def seat_key(seat: Seat) -> str:
-    return person_key(seat.user) if seat.user is not None else f"{COMPUTER}:{seat.colour}"
+    """Who a seat's result counts for: the person in it, or who left it, or its computer."""
+    person = seat.user or seat.was
+    return person_key(person) if person is not None else f"{COMPUTER}:{seat.colour}"
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,12 @@ class Entry:
     sixes: int
     home: int
     computer: bool
+    #: the kept game's key (one game's entries are rated together); "" if kept before
+    game: str = ""
+    #: the seat's team in a team game (0: red and yellow, 1: green and blue), else -1
+    team: int = -1
+    #: a computer's level
+    level: str = "normal"
 
     def to_bytes(self) -> bytes:
         return json.dumps(
@@ -67,6 +78,9 @@ class Entry:
                 "6": self.sixes,
                 "h": self.home,
                 "c": int(self.computer),
+                "g": self.game,
+                "t": self.team,
+                "l": self.level,
             },
             separators=(",", ":"),
             ensure_ascii=False,
@@ -89,26 +103,34 @@ def read_entry(data: bytes) -> Entry | None:
             sixes=int(d["6"]),
             home=int(d["h"]),
             computer=bool(d["c"]),
+            game=str(d.get("g", "")),
+            team=int(d.get("t", -1)),
+            level=str(d.get("l", "normal")),
         )
     except (ValueError, TypeError, KeyError):
         return None
     numbers = (entry.place, entry.seats, entry.captures, entry.captured, entry.sixes, entry.home)
+    if entry.team not in (-1, 0, 1) or len(entry.game) > 64 or len(entry.level) > 16:
+        return None
     return entry if min(numbers) >= 0 and entry.rules in engine.RULE_SETS else None
 
 
 def entries(game: Game, finished: float) -> dict[str, bytes]:
-    """The stats of ``game`` (played to the end, else none), one entry per seat."""
+    """The stats of ``game`` (played to the end, else none), one entry per seat
+    (see :func:`seat_key`)."""
     state = game.state
     places = state.places if state is not None else None
     if game.status != OVER or state is None or places is None:
         return {}
     counts = _counts(game.record())
     winners = set(state.winner or ())
+    teams = bool(state.options.teams)
     out: dict[str, bytes] = {}
     for seat in game.seats:
         colour = seat.colour or ""
+        person = seat.user or seat.was
         out[seat_key(seat)] = Entry(
-            name=seat.user.name if seat.user is not None else "",
+            name=person.name if person is not None else "",
             rules=game.rules,
             finished=finished,
             place=places.get(colour, len(game.seats)),
@@ -118,7 +140,10 @@ def entries(game: Game, finished: float) -> dict[str, bytes]:
             captured=counts[("captured", colour)],
             sixes=counts[("six", colour)],
             home=state.pieces.get(colour, ()).count(HOME),
-            computer=seat.user is None,
+            computer=person is None,
+            game=game.key,
+            team=engine.COLOURS.index(colour) % 2 if teams and colour in engine.COLOURS else -1,
+            level=seat.level,
         ).to_bytes()
     return out
 

@@ -75,7 +75,7 @@ def timeout(game: Game, luck: Luck, happened: Happened) -> None:
     happened.note("timer.expired", who=name, colour=colour)
     if seat.timeouts >= MAX_TIMEOUTS:
         pass_host(game, seat)
-        seat.user = None
+        seat.was, seat.user = seat.user, None
         seat.took_over = True
         happened.note("timer.took_over", who=name, colour=colour, count=MAX_TIMEOUTS)
     else:
