@@ -12,13 +12,14 @@ import pytest
 import engine
 from bot.hosting import LOBBY, OVER, PLAYING, Game, Intent, User
 from bot.hosting.results import entries, person_key, read_entry
-from bot.hosting.tally import COMPUTERS, Tally, find_person, ranking, tally
-from bot.present import say, table_view
-from bot.present.after import month_name, stats_lines, this_month, top_lines
+from bot.hosting.tally import COMPUTERS, Tally, find_person, rated_ranking, tally
+from bot.present import Text, say, table_view
+from bot.present.after import month_name, stats_lines, this_month, this_week, top_lines
 from bot.present.buttons import parse_press
 from bot.service import GameService
 from bot.store import Store
 from tests.conftest import FakeClock, StoreFactory
+from tests.rating_check import expected_ratings
 from tests.service_helpers import ANA, BEN, CID, DEE, Dice
 
 CHAN = "test:group"
@@ -215,21 +216,40 @@ def test_stats_add_up_two_games_and_rank_the_chat(store: Store, clock: FakeClock
     assert tallies[person_key(BEN)].games == 2 and tallies[person_key(ANA)].games == 1
     assert tallies[COMPUTERS].games == 1  # computers apart, never ranked
     assert sum(t.captures for t in tallies.values()) == sum(t.captured for t in tallies.values())
-    order = [k for k, _ in ranking(tallies)]
+    order = [k for k, _ in rated_ranking(tallies, "classic")]
     assert COMPUTERS not in order and sorted(order) == sorted(
         person_key(u) for u in (ANA, BEN, CID)
     )
-    best = [(t.wins, t.win_rate) for _, t in ranking(tallies)]
+    best = [t.ratings["classic"].shown for _, t in rated_ranking(tallies, "classic")]
     assert best == sorted(best, reverse=True)
+    # the ratings are those of an independent count (the computer seat is rated too)
+    only_people = finished_game(svc, (ANA, CID), channel="test:people")
+    people = svc.records.tallies("test:people")
+    assert isinstance(people, dict)
+    for k, (shown, played) in expected_ratings([only_people], person_key).items():
+        assert (people[k].ratings["classic"].shown, people[k].rules["classic"][0]) == (
+            shown,
+            played,
+        )
 
     # the texts
     ben = tallies[person_key(BEN)]
     lines = [say(t) for t in stats_lines(tallies, person_key(BEN), "Ben", "en")]
     wins = f"{ben.wins} win{'s' if ben.wins != 1 else ''}"
     assert lines[0].startswith(f"Ben here: 2 games, {wins} (")
-    assert lines[2] == f"classic: 2 games, {wins}."
+    rating = ben.ratings["classic"]
+    sure = {"settling": "still settling in", "fair": "taking shape", "settled": "settled"}
+    assert lines[2] == (
+        f"classic: rating {rating.shown:,}, {sure[rating.certainty]}; 2 games, {wins}."
+    )
     top = [say(t) for t in top_lines(tallies, None, "en")]
-    assert top[0] == "Best players here, all time:" and top[1].startswith("1. ")
+    assert top[0] == "Best players here, all time, by classic rating:"
+    _, first_tally = rated_ranking(tallies, "classic")[0]
+    assert top[1] == (
+        f"1. {first_tally.name}: {first_tally.ratings['classic'].shown:,} "
+        f"({say(Text('stats.games', {'count': first_tally.games}))}, "
+        f"{say(Text('stats.wins', {'count': first_tally.wins}))})"
+    )
     assert top[-1].startswith("Computer players: 1 game, ")
     assert say(stats_lines(tallies, person_key(DEE), "Dee", "en")[0]) == (
         "Dee has not finished a game here yet."
@@ -254,6 +274,29 @@ def test_the_month_and_the_chat_bound_what_counts(store: Store, clock: FakeClock
     everything = svc.records.tallies(CHAN)
     assert isinstance(everything, dict) and everything[person_key(ANA)].games == 2
     assert everything[person_key(BEN)].games == 1  # the other chat's game is not here
+
+
+def test_a_week_starts_on_monday_and_each_period_is_rated_afresh(
+    store: Store, clock: FakeClock
+) -> None:
+    monday = dt.datetime(2026, 11, 23, tzinfo=dt.UTC).timestamp()
+    assert this_week(monday + 6 * 86400 + 3600) == monday == this_week(monday)
+    assert this_week(monday - 1) == monday - 7 * 86400
+    svc = service(store, clock)
+    clock.advance(monday - 3600 - clock())  # Sunday night
+    finished_game(svc, (ANA, BEN))
+    clock.advance(7200)  # Monday
+    last = finished_game(svc, (ANA, BEN))
+    week = svc.records.tallies(CHAN, this_week(clock()))
+    assert isinstance(week, dict) and week[person_key(ANA)].games == 1
+    # the week's ratings come from its games alone: one game, as if the first
+    expected = expected_ratings([last], person_key)
+    for who in (ANA, BEN):
+        assert week[person_key(who)].ratings["classic"].shown == expected[person_key(who)][0]
+    lines = [say(t) for t in top_lines(week, None, "en", week=True)]
+    assert lines[0] == "Best players here this week, by classic rating:" and len(lines) == 3
+    empty = [say(t, lang="pt_BR") for t in top_lines({}, None, "pt_BR", week=True)]
+    assert empty == ["Nenhuma partida terminou aqui nesta semana ainda."]
 
 
 def test_stats_outlive_the_games_and_a_restart(make_store: StoreFactory, clock: FakeClock) -> None:

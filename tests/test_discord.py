@@ -2177,7 +2177,11 @@ async def test_commands_are_named_and_described_in_each_locale(
                 if o == "rules":
                     localized(choice, "name", value.capitalize(), rule_word(value))
                 elif o == "period":
-                    key = {"all": "dc.choice.all_time", "month": "dc.choice.this_month"}[value]
+                    key = {
+                        "all": "dc.choice.all_time",
+                        "month": "dc.choice.this_month",
+                        "week": "dc.choice.this_week",
+                    }[value]
                     localized(choice, "name", say(Text(key)), words(key))
                 elif o == "theme":
                     key = f"dc.theme.{value}"

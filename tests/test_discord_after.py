@@ -30,6 +30,7 @@ from bot.present.after import record_caption, replay_caption
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_discord import EPHEMERAL, FakeDiscord, Interaction, Member, Message
+from tests.rating_check import expected_top
 from tests.test_discord import (
     ANA,
     BEN,
@@ -168,8 +169,8 @@ def standings_of(h: Harness, game: Game) -> Message:
 
 
 def expected_ranking(games: list[Game]) -> list[tuple[str, int, int]]:
-    """(name, games, wins) of every person, best first, from the games' results: most
-    wins, the better win rate, more games, the better average place, then by key."""
+    """(name, games, wins) of every person, from the games' results: most wins, the
+    better win rate, more games, the better average place, then by key."""
     table: dict[str, list[Any]] = {}
     for game in games:
         state = game.state
@@ -276,25 +277,35 @@ async def test_a_game_its_rematch_and_what_they_leave_behind(h: Harness, fake: F
 
     # -- /ludo top: the server's best, from the two games ----------------
     expected = expected_ranking([first, second])
+    names = {name: (games, wins) for name, games, wins in expected}
+    rated = expected_top([first, second], lambda u: f"discord:{u.id}")
+    by_key = {f"discord:{s.user.id}": s.user.name for s in first.seats if s.user is not None}
     inter, _new = await h.command(CID, "top")
     top = public_answer(fake, inter)
-    assert top.content.splitlines()[0] == "Best players here, all time:"
-    assert ranked_names(top.content) == [name for name, _, _ in expected], top.content
-    for line, (_name, games, wins) in zip(top.content.splitlines()[1:], expected, strict=True):
+    assert top.content.splitlines()[0] == "Best players here, all time, by italian rating:"
+    assert ranked_names(top.content) == [by_key[k] for k, _ in rated], top.content
+    for line, (key, shown) in zip(top.content.splitlines()[1:], rated, strict=True):
+        games, wins = names[by_key[key]]
         won = say(Text("stats.wins", {"count": wins}))
         played = say(Text("stats.games", {"count": games}))
-        assert line.split(": ", 1)[1].startswith(f"{won}, {played} ("), line
+        assert line.split(": ", 1)[1] == f"{shown:,} ({played}, {won})", line
     inter, _new = await h.command(BEN, "top", period="month")
     monthly = public_answer(fake, inter)
     assert monthly.content.splitlines()[0].startswith("Best players here in ")
     assert ranked_names(monthly.content) == ranked_names(top.content)
+    inter, _new = await h.command(CID, "top", period="week")
+    weekly = public_answer(fake, inter)
+    assert weekly.content.splitlines()[0] == "Best players here this week, by italian rating:"
+    assert weekly.content.splitlines()[1:] == top.content.splitlines()[1:]
 
     # -- /ludo stats: one's own, and another member's --------------------
     counts = {name: (games, wins) for name, games, wins in expected}
     inter, _new = await h.command(ANA, "stats")
     mine = public_answer(fake, inter)
     assert mine.content.startswith(stats_head("Ana", *counts["Ana"])), mine.content
-    assert f"italian: {say(Text('stats.games', {'count': 2}))}" in mine.content
+    ana_rating = dict(rated)[next(k for k, n in by_key.items() if n == "Ana")]
+    assert f"italian: rating {ana_rating:,}, " in mine.content, mine.content
+    assert f"; {say(Text('stats.games', {'count': 2}))}" in mine.content
     inter, _new = await h.command(ANA, "stats", member=BEN)
     bens = public_answer(fake, inter)
     assert bens.content.startswith(stats_head("Ben", *counts["Ben"])), bens.content

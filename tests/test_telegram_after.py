@@ -24,6 +24,7 @@ from bot.hosting.dice import check
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_telegram import FakeMessage, FakeTelegram, make_user
+from tests.rating_check import expected_top
 from tests.test_telegram import IMAGE_SIZE, Bot, game_id_of, plain, play
 
 ANA = make_user(201, "Ana", "Silva")
@@ -103,22 +104,6 @@ def animation_ok(data: bytes) -> int:
         return int(gif.n_frames)
 
 
-def expected_order(games: list[Game]) -> list[str]:
-    """The names in the order the leaderboard must give: wins, then win rate, games,
-    average place."""
-    wins: dict[str, list[int]] = {}
-    for game in games:
-        assert game.state is not None and game.state.places is not None
-        for seat in game.seats:
-            assert seat.user is not None and seat.colour is not None
-            w = wins.setdefault(seat.user.name, [0, 0, 0])
-            w[0] += seat.colour in (game.state.winner or ())
-            w[1] += 1
-            w[2] += game.state.places[seat.colour]
-    return sorted(wins, key=lambda n: (-wins[n][0], -wins[n][0] / wins[n][1], -wins[n][1],
-                                       wins[n][2] / wins[n][1], n))  # fmt: skip
-
-
 async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
     fake: FakeTelegram, db: Store, path: Path, clock: Any
 ) -> None:
@@ -132,6 +117,7 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
             await bot.click(lobby, user, label="Join")
         await bot.click(lobby, ANA, label="Start")
         first = await a_game_to_the_end(bot, chat, newest(fake, chat, "Roll"), rng)
+        clock.advance(1)  # the next game finishes later: the ratings take them in turn
 
         # the end: the standings offer a rematch, and the whole game comes as an animation
         (sent,) = fake.calls_of("sendAnimation", ok=True)
@@ -168,10 +154,15 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
         assert len(fake.calls_of("sendAnimation", ok=True)) == 2
 
         # /ludo top ranks the three; /ludo stats counts the asker's games and wins
-        order = expected_order([first, second])
+        rated = expected_top([first, second], lambda u: f"telegram:{u.id}")
+        by_key = {f"telegram:{s.user.id}": s.user.name for s in first.seats if s.user}
+        order = [by_key[k] for k, _ in rated]
         top = said(await bot.say(group, BEN, "/ludo top")).splitlines()
-        assert top[0] == "Best players here, all time:"
+        assert top[0] == "Best players here, all time, by italian rating:"
         assert [re.match(r"\d+\. (.+?):", line).group(1) for line in top[1:4]] == order  # type: ignore[union-attr]
+        assert [line.split(": ", 1)[1].split(" (")[0] for line in top[1:4]] == [
+            f"{shown:,}" for _, shown in rated
+        ]
         ana_wins = sum(
             s.colour in (g.state.winner or ())  # type: ignore[union-attr]
             for g in (first, second)
@@ -181,12 +172,15 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
         stats = said(await bot.say(group, ANA, "/ludo stats"))
         wins = f"{ana_wins} win" + ("" if ana_wins == 1 else "s")
         assert stats.startswith(f"Ana Silva here: 2 games, {wins} ("), stats
-        assert "italian: 2 games" in stats
+        assert "italian: rating " in stats and "; 2 games" in stats
         assert said(await bot.say(group, CID, "/ludo stats ben")).startswith("Ben here: 2 games")
         unknown = said(await bot.say(group, CID, "/ludo stats Zed"))
         assert unknown == "Nobody called Zed has finished a game here."
         month = said(await bot.say(group, CID, "/ludo top month"))
         assert month.startswith("Best players here in ")
+        week = said(await bot.say(group, CID, "/ludo top week")).splitlines()
+        assert week[0] == "Best players here this week, by italian rating:"
+        assert week[1:] == top[1:]
 
     # a restart, and the games themselves expire: the stats and the last game stay
     clock.advance(3601)

@@ -104,7 +104,14 @@ def games(kept: Iterable[tuple[str, bytes]]) -> list[Played]:
         played = found.setdefault(key, Played(entry.game, entry.rules, entry.finished))
         played.finished = max(played.finished, entry.finished)
         played.seats[who] = entry
-    return sorted(found.values(), key=lambda p: (p.finished, p.key))
+    return sorted(found.values(), key=lambda p: (p.finished, _created(p.key), p.key))
+
+
+def _created(key: str) -> int:
+    """When a kept game was created (its key is ``<id>.<created ms>``): the order of
+    two games finished in the same millisecond."""
+    ms = key.rpartition(".")[2]
+    return int(ms) if ms.isdigit() and len(ms) < 16 else 0
 
 
 class Ratings:

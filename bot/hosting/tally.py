@@ -11,6 +11,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .rating import Rating, Rival, games, rivals
+from .rating import ratings as rate_games
 from .results import COMPUTER, read_entry
 
 #: the one tally of every computer seat of the chat
@@ -34,6 +36,11 @@ class Tally:
     rules: dict[str, list[int]] = field(default_factory=dict)
     #: when the latest game counted finished (its name is the one shown)
     latest: float = 0.0
+    #: rule set -> the skill rating from these games (:mod:`.rating`)
+    ratings: dict[str, Rating] = field(default_factory=dict)
+    #: the person they finish ahead of most often, and the one most often ahead of them
+    best: Rival | None = None
+    worst: Rival | None = None
 
     @property
     def win_rate(self) -> float:
@@ -46,8 +53,10 @@ class Tally:
 
 
 def tally(kept: Iterable[tuple[str, bytes]]) -> dict[str, Tally]:
-    """Who played -> their tally; every computer seat under :data:`COMPUTERS`.
-    Entries that cannot be read are left out."""
+    """Who played -> their tally, their ratings and rivals from these same games;
+    every computer seat under :data:`COMPUTERS`.  Entries that cannot be read
+    are left out."""
+    kept = list(kept)
     out: dict[str, Tally] = {}
     for who, data in kept:
         entry = read_entry(data)
@@ -68,16 +77,34 @@ def tally(kept: Iterable[tuple[str, bytes]]) -> dict[str, Tally]:
         if entry.finished >= t.latest:
             t.latest = entry.finished
             t.name = entry.name or t.name
+    played = games(kept)
+    rated = rate_games(kept)
+    for rules, table in rated.by_rules.items():
+        for who, rating in table.items():
+            if who in out and who != COMPUTERS:
+                out[who].ratings[rules] = rating
+    for who, t in out.items():
+        if who != COMPUTERS:
+            t.best, t.worst = rivals(played, who)
     return out
 
 
-def ranking(tallies: dict[str, Tally]) -> list[tuple[str, Tally]]:
-    """The people (not the computers), best first: most wins, then the better win
-    rate, then more games, then the better average place, then by name."""
-    people = [(k, t) for k, t in tallies.items() if k != COMPUTERS]
+def main_rules(tallies: dict[str, Tally]) -> str | None:
+    """The rule set people played most here (by seats), ties to the first by name."""
+    counts: dict[str, int] = {}
+    for who, t in tallies.items():
+        if who != COMPUTERS:
+            for rules, (played, _) in t.rules.items():
+                counts[rules] = counts.get(rules, 0) + played
+    return min(counts, key=lambda r: (-counts[r], r)) if counts else None
+
+
+def rated_ranking(tallies: dict[str, Tally], rules: str) -> list[tuple[str, Tally]]:
+    """The people rated in ``rules``, best first: the shown rating, then more games
+    in it, then by name."""
+    people = [(k, t) for k, t in tallies.items() if k != COMPUTERS and rules in t.ratings]
     return sorted(
-        people,
-        key=lambda kt: (-kt[1].wins, -kt[1].win_rate, -kt[1].games, kt[1].average_place, kt[0]),
+        people, key=lambda kt: (-kt[1].ratings[rules].shown, -kt[1].rules[rules][0], kt[0])
     )
 
 

@@ -15,7 +15,8 @@ from babel.dates import format_skeleton
 from babel.numbers import format_decimal, format_percent
 
 from ..hosting import Game
-from ..hosting.tally import COMPUTERS, Tally, ranking
+from ..hosting.rating import Rating
+from ..hosting.tally import COMPUTERS, Tally, main_rules, rated_ranking
 from .catalog import SOURCE
 from .narrate import seating
 from .text import Text
@@ -41,6 +42,17 @@ def _counts(t: Tally, lang: str | None) -> dict[str, Any]:
     }
 
 
+def rating_text(rating: Rating, lang: str | None) -> str:
+    """A shown rating the reader's way: ``1,512`` or ``1.512``."""
+    return format_decimal(rating.shown, locale=_locale(lang))
+
+
+def change_text(rating: Rating, lang: str | None) -> str:
+    """A rating and its latest change: ``1,512 (+23)``."""
+    change = format_decimal(rating.change, format="+#,##0;-#,##0", locale=_locale(lang))
+    return f"{rating_text(rating, lang)} ({change})"
+
+
 def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None) -> list[Text]:
     """The stats of person ``who`` (called ``name``) in a chat: games, wins, win rate,
     average place, captures made and suffered, sixes, pieces home, and per rule set."""
@@ -56,16 +68,23 @@ def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None
         ),
     ]
     for rules, (games, wins) in sorted(t.rules.items(), key=lambda kv: (-kv[1][0], kv[0])):
-        lines.append(
-            Text(
-                "stats.rules",
-                {
-                    "rules": rules,
-                    "games": Text("stats.games", {"count": games}),
-                    "wins": Text("stats.wins", {"count": wins}),
-                },
+        counted = {
+            "rules": rules,
+            "games": Text("stats.games", {"count": games}),
+            "wins": Text("stats.wins", {"count": wins}),
+        }
+        rating = t.ratings.get(rules)
+        if rating is None:
+            lines.append(Text("stats.rules", counted))
+            continue
+        sure = Text(f"rating.{rating.certainty}")
+        rated = {"rating": rating_text(rating, lang), "certainty": sure}
+        lines.append(Text("stats.rules_rated", counted | rated))
+    for key, rival in (("stats.best_rival", t.best), ("stats.worst_rival", t.worst)):
+        if rival is not None:
+            lines.append(
+                Text(key, {"who": rival.name, "ahead": rival.ahead, "together": rival.games})
             )
-        )
     return lines
 
 
@@ -74,26 +93,30 @@ def month_name(month: dt.date, lang: str | None) -> str:
     return format_skeleton("yMMMM", month, locale=_locale(lang))
 
 
-def top_lines(tallies: dict[str, Tally], month: dt.date | None, lang: str | None) -> list[Text]:
-    """The leaderboard of a chat (all time, or of ``month``): the best :data:`TOP`
-    people, then the computers' line."""
-    when = {"month": month_name(month, lang)} if month is not None else {}
-    people = ranking(tallies)
+def top_lines(
+    tallies: dict[str, Tally], month: dt.date | None, lang: str | None, *, week: bool = False
+) -> list[Text]:
+    """The leaderboard of a chat (all time, of ``month``, or of this ``week``): the
+    best :data:`TOP` people by their rating in the rule set most played here (the
+    ratings of these games alone: each period starts afresh), then the computers' line."""
+    period = "week" if week else "month" if month is not None else "all"
+    when: dict[str, Any] = {"month": month_name(month, lang)} if month is not None else {}
+    rules = main_rules(tallies)
+    people = rated_ranking(tallies, rules) if rules is not None else []
     if not people:
-        return [Text("top.none_month" if month else "top.none", when)]
-    lines = [Text("top.month" if month else "top.all", when)]
+        return [Text("top.none" if period == "all" else f"top.none_{period}", when)]
+    lines = [Text(f"top.{period}", when | {"rules": rules})]
     for place, (_, t) in enumerate(people[:TOP], start=1):
-        counts = _counts(t, lang)
+        games, wins = t.rules[rules or ""]
         lines.append(
             Text(
                 "top.line",
                 {
                     "place": place,
                     "who": t.name,
-                    "wins": counts["wins"],
-                    "games": counts["games"],
-                    "rate": counts["rate"],
-                    "average": counts["place"],
+                    "rating": rating_text(t.ratings[rules or ""], lang),
+                    "games": Text("stats.games", {"count": games}),
+                    "wins": Text("stats.wins", {"count": wins}),
                 },
             )
         )
@@ -119,6 +142,13 @@ def replay_caption(game: Game) -> Text:
 
 def record_caption(game: Game) -> Text:
     return Text("record.caption", {"rules": game.rules})
+
+
+def this_week(now: float) -> float:
+    """The Unix time this week (UTC, from Monday) began."""
+    day = dt.datetime.fromtimestamp(now, dt.UTC).date()
+    monday = day - dt.timedelta(days=day.weekday())
+    return dt.datetime(monday.year, monday.month, monday.day, tzinfo=dt.UTC).timestamp()
 
 
 def this_month(now: float) -> tuple[dt.date, float]:

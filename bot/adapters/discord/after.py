@@ -32,6 +32,7 @@ from ...present.after import (
     replay_caption,
     stats_lines,
     this_month,
+    this_week,
     top_lines,
 )
 from ...present.animation import game_animation
@@ -212,19 +213,22 @@ class AfterGame:
             lines = stats_lines(tallies, key, who.name, lang)
             await answer.send(describe(lines, CONTENT_LIMIT, lang), public=True)
 
-    async def top(self, interaction: discord.Interaction[Any], month: bool) -> None:
-        """``/ludo top [period]``: this server's leaderboard (of all time, or of this
-        month), for everyone."""
+    async def top(self, interaction: discord.Interaction[Any], period: str) -> None:
+        """``/ludo top [period]``: this server's leaderboard (of all time, this month or
+        this week: ``all``, ``month``, ``week``), for everyone."""
         async with self._answering(interaction) as answer:
             lang = language(interaction)
             chat = chat_key(interaction)
-            day, since = this_month(time.time()) if month else (None, 0.0)
+            day, since = this_month(time.time()) if period == "month" else (None, 0.0)
+            if period == "week":
+                since = this_week(time.time())
             tallies = await answer.work(lambda: self.records.tallies(chat, since), public=True)
             if isinstance(tallies, Refusal):
                 await answer.refuse(tallies)
                 return
             await answer.send(
-                describe(top_lines(tallies, day, lang), CONTENT_LIMIT, lang), public=True
+                describe(top_lines(tallies, day, lang, week=period == "week"), CONTENT_LIMIT, lang),
+                public=True,
             )
 
     async def forget(self, interaction: discord.Interaction[Any]) -> None:

@@ -43,10 +43,11 @@ RULE_CHOICES = rule_choices()
 LANGUAGE_CHOICES = language_choices()
 THEME_CHOICES = theme_choices()
 LEVEL_CHOICES = level_choices()
-#: ``/ludo top``: of all time, or of this month
+#: ``/ludo top``: of all time, of this month, or of this week
 PERIOD_CHOICES = [
     app_commands.Choice(name=described("dc.choice.all_time"), value="all"),
     app_commands.Choice(name=described("dc.choice.this_month"), value="month"),
+    app_commands.Choice(name=described("dc.choice.this_week"), value="week"),
 ]
 
 #: every custom_id of ours starts so (Discord allows 100 characters)
@@ -329,8 +330,7 @@ class LudoCommands(app_commands.Group):
     async def top(
         self, interaction: discord.Interaction[Any], period: app_commands.Choice[str] | None = None
     ) -> None:
-        month = period is not None and period.value == "month"
-        await adapter_of(interaction).after.top(interaction, month)
+        await adapter_of(interaction).after.top(interaction, period.value if period else "all")
 
     @app_commands.command(name=named("forget"), description=described("dc.desc.forget"))
     async def forget(self, interaction: discord.Interaction[Any]) -> None:

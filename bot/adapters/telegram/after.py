@@ -29,6 +29,7 @@ from ...present.after import (
     replay_caption,
     stats_lines,
     this_month,
+    this_week,
     top_lines,
 )
 from ...present.alt import alt_lines
@@ -44,8 +45,9 @@ log = logging.getLogger(__name__)
 
 #: ``/ludo <word>``: what comes after a game, and ``/ludo board [text]``
 WORDS = ("rematch", "stats", "top", "forget", "replay", "record", "board")
-#: ``/ludo top month``: this month's leaderboard
+#: ``/ludo top month``, ``/ludo top week``: this month's or this week's leaderboard
 MONTH = ("month", "monthly")
+WEEK = ("week", "weekly")
 
 Call = Callable[..., Awaitable[Any]]
 
@@ -90,15 +92,15 @@ class AfterGame:
         elif what == "stats":
             await self.stats(update, channel, user, rest)
         elif what == "top":
-            month = bool(rest) and rest[0].lower() in MONTH
-            since = this_month(time.time()) if month else None
-            tallies = await self.call(
-                self.service.records.tallies, channel, since[1] if since else 0
-            )
+            period = rest[0].lower() if rest else ""
+            week = period in WEEK
+            since = this_month(time.time()) if period in MONTH else None
+            start = this_week(time.time()) if week else since[1] if since else 0
+            tallies = await self.call(self.service.records.tallies, channel, start)
             if isinstance(tallies, Refusal):
                 await self.notices.tell(update, refusal_text(tallies))
                 return
-            lines = top_lines(tallies, since[0] if since else None, lang)
+            lines = top_lines(tallies, since[0] if since else None, lang, week=week)
             await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=lang))
         elif what == "forget":
             count = await self.call(self.service.records.forget, user)

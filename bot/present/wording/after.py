@@ -23,14 +23,24 @@ AFTER: dict[str, str | tuple[str, str]] = {
     "stats.play": "Captures: {made} made, {suffered} suffered. Sixes rolled: {sixes}. "
     "Pieces brought home: {home}.",
     "stats.rules": "{rules}: {games}, {wins}.",
+    "stats.rules_rated": "{rules}: rating {rating}, {certainty}; {games}, {wins}.",
+    "rating.settling": "still settling in",
+    "rating.fair": "taking shape",
+    "rating.settled": "settled",
+    "stats.best_rival": "Favourite opponent: {who}, who finished behind in {ahead} of the "
+    "{together} games they met.",
+    "stats.worst_rival": "Toughest rival: {who}, who finished behind in only {ahead} of the "
+    "{together} games they met.",
     "stats.none": "{who} has not finished a game here yet.",
     "stats.computers": "Computer players: {games}, {wins} ({rate}).",
     "refuse.unknown_person": "Nobody called {name} has finished a game here.",
-    "top.all": "Best players here, all time:",
-    "top.month": "Best players here in {month}:",
-    "top.line": "{place}. {who}: {wins}, {games} ({rate}), average place {average}",
+    "top.all": "Best players here, all time, by {rules} rating:",
+    "top.month": "Best players here in {month}, by {rules} rating:",
+    "top.week": "Best players here this week, by {rules} rating:",
+    "top.line": "{place}. {who}: {rating} ({games}, {wins})",
     "top.none": "No game has finished here yet.",
     "top.none_month": "No game has finished here in {month} yet.",
+    "top.none_week": "No game has finished here this week yet.",
     "forget.done": (
         "Your stats are deleted: {count} game no longer counts.",
         "Your stats are deleted: {count} games no longer count.",

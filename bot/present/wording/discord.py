@@ -80,10 +80,11 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.rules.rules": "A rule set (default: the one of the game here)",
     "dc.desc.language.language": "The language the table speaks from now on",
     "dc.desc.stats.member": "Whose stats (default: yours)",
-    "dc.desc.top.period": "Of all time (default) or of this month",
+    "dc.desc.top.period": "Of all time (default), of this month or of this week",
     # choices of the options
     "dc.choice.all_time": "All time",
     "dc.choice.this_month": "This month",
+    "dc.choice.this_week": "This week",
     # the themes the board is drawn in (the new option of /ludo new)
     "dc.theme.classic": "Classic",
     "dc.theme.dark": "Dark",

@@ -15,7 +15,8 @@ TELEGRAM: dict[str, str | tuple[str, str]] = {
     "game, and <code>/language pt</code> changes the language of the table. After a game: "
     "<code>/ludo rematch</code> plays it again, <code>/ludo replay</code> shows it again, "
     "<code>/ludo record</code> sends its record, <code>/ludo stats</code> and "
-    "<code>/ludo top</code> (or <code>/ludo top month</code>) show who wins here, and "
+    "<code>/ludo top</code> (or <code>/ludo top month</code>, <code>/ludo top week</code>) "
+    "show who plays best here, and "
     "<code>/ludo forget</code> deletes your stats.",
     "tg.greeting": "Hi! I host games of Ludo. Add me to a group and type /ludo there, or play "
     "right here against computer players: /ludo, then <b>Add computer</b> and <b>Start</b>.",

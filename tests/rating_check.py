@@ -1,0 +1,34 @@
+"""An independent count of the ratings of finished games, for the tests: openskill's
+Plackett-Luce applied directly to the games' places, in the order they were played."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from openskill.models import PlackettLuce
+
+from bot.hosting import Game, User
+
+
+def expected_ratings(games: list[Game], key: Callable[[User], str]) -> dict[str, tuple[int, int]]:
+    """Person key -> (shown rating, games) after ``games`` (people only, no teams)."""
+    model = PlackettLuce()
+    rated: dict[str, tuple[float, float, int]] = {}
+    for game in games:
+        state = game.state
+        assert state is not None and state.places is not None
+        who = [key(s.user) for s in game.seats if s.user is not None]
+        ranks = [float(state.places[s.colour or ""]) for s in game.seats if s.user is not None]
+        before = [rated.get(k, (model.mu, model.sigma, 0)) for k in who]
+        teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+        after = model.rate(teams, ranks=ranks)
+        for k, (_, _, n), (r,) in zip(who, before, after, strict=True):
+            rated[k] = (r.mu, r.sigma, n + 1)
+    return {k: (round(1000 + 25 * (mu - 3 * sigma)), n) for k, (mu, sigma, n) in rated.items()}
+
+
+def expected_top(games: list[Game], key: Callable[[User], str]) -> list[tuple[str, int]]:
+    """(person key, shown rating) best first: the rating, then more games, then the key."""
+    found = expected_ratings(games, key)
+    order = sorted(found, key=lambda k: (-found[k][0], -found[k][1], k))
+    return [(k, found[k][0]) for k in order]
