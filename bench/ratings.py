@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.hosting.rating import Rating, Ratings, games  # noqa: E402
 from bot.hosting.results import Entry  # noqa: E402
+from bot.hosting.tally import tally  # noqa: E402
 from bot.players import RandomPlayer, player_for  # noqa: E402
 from bot.players.policy import Policy  # noqa: E402
 from engine import COLOURS, current_moves, move_in_place, new_game, roll_in_place  # noqa: E402
@@ -156,12 +157,16 @@ def main() -> None:
         )
     played = time.perf_counter() - start
 
+    entries = kept(results)
+    t = time.perf_counter()
+    tally(entries)
+    took = time.perf_counter() - t
     rated = Ratings()
     wins: dict[str, int] = {}
     warm = int(a.games * WARM_UP)
     hits = {"rating": 0.0, "wins": 0.0, "rate": 0.0, "chance": 0.0}
     played_games: dict[str, int] = {}
-    for g, game in enumerate(games(kept(results))):
+    for g, game in enumerate(games(entries)):
         if g >= warm:
             table = rated.by_rules.get("classic", {})
             winners = {w for w, e in game.seats.items() if e.won}
@@ -180,6 +185,10 @@ def main() -> None:
     final = rated.by_rules["classic"]
     counted = a.games - warm
     print(f"league: {a.games} classic games at tables of 2-4, played in {played:.0f} s")
+    print(
+        f"the chat's stats with ratings and rivals from its {len(entries)} kept entries:"
+        f" {took * 1e3:.0f} ms ({took / a.games * 1e3:.3f} ms a game)"
+    )
     print(f"{'player':<10} {'games':>6} {'wins':>5} {'rating':>7} {'mu':>6} {'sigma':>6}")
     for name, _, _ in sorted(PLAYERS, key=lambda p: -final[p[0]].shown):
         r = final[name]
