@@ -176,28 +176,41 @@ class Rival:
 def rivals(
     played: Iterable[Played], person: str, least: int = 3
 ) -> tuple[Rival | None, Rival | None]:
-    """``person``'s best rival (the one they finish ahead of most often) and worst
-    (the one most often ahead of them), among the people met at least ``least`` times."""
-    met: dict[str, list[int]] = {}
+    """``person``'s best rival (the one they finish ahead of most often, more than
+    half the time) and worst (the one most often ahead of them, in more than half
+    the games), among the people met at least ``least`` times."""
+    return all_rivals(played, least).get(person, (None, None))
+
+
+def all_rivals(
+    played: Iterable[Played], least: int = 3
+) -> dict[str, tuple[Rival | None, Rival | None]]:
+    """:func:`rivals` of every person, in one pass over the games."""
+    met: dict[str, dict[str, list[int]]] = {}
     names: dict[str, str] = {}
     for game in played:
-        mine = game.seats.get(person)
-        if mine is None:
-            continue
-        for who, e in game.seats.items():
-            if who == person or e.computer or who.startswith(f"{COMPUTER}:"):
-                continue
-            if e.team >= 0 and e.team == mine.team:
-                continue  # a partner is no rival
-            count = met.setdefault(who, [0, 0])
-            count[0] += 1
-            count[1] += mine.place < e.place
+        people = [
+            (who, e)
+            for who, e in game.seats.items()
+            if not e.computer and not who.startswith(f"{COMPUTER}:")
+        ]
+        for who, e in people:
             names[who] = e.name
-    pool = [Rival(w, names[w], g, a) for w, (g, a) in met.items() if g >= least]
-    if not pool:
-        return None, None
-    best = max(pool, key=lambda r: (r.ahead / r.games, r.games, r.who))
-    worst = min(pool, key=lambda r: (r.ahead / r.games, -r.games, r.who))
-    return (best if best.ahead * 2 > best.games else None), (
-        worst if worst.ahead * 2 < worst.games else None
-    )
+            for other, o in people:
+                if other == who or (e.team >= 0 and e.team == o.team):
+                    continue  # a partner is no rival
+                count = met.setdefault(who, {}).setdefault(other, [0, 0])
+                count[0] += 1
+                count[1] += e.place < o.place
+    out: dict[str, tuple[Rival | None, Rival | None]] = {}
+    for who, others in met.items():
+        pool = [Rival(w, names[w], g, a) for w, (g, a) in others.items() if g >= least]
+        if not pool:
+            continue
+        best = max(pool, key=lambda r: (r.ahead / r.games, r.games, r.who))
+        worst = min(pool, key=lambda r: (r.ahead / r.games, -r.games, r.who))
+        out[who] = (
+            best if best.ahead * 2 > best.games else None,
+            worst if worst.ahead * 2 < worst.games else None,
+        )
+    return out

@@ -11,9 +11,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .rating import Rating, Rival, games, rivals
-from .rating import ratings as rate_games
-from .results import COMPUTER, read_entry
+from .rating import Rating, Ratings, Rival, all_rivals, games
+from .results import COMPUTER
 
 #: the one tally of every computer seat of the chat
 COMPUTERS = COMPUTER
@@ -56,12 +55,9 @@ def tally(kept: Iterable[tuple[str, bytes]]) -> dict[str, Tally]:
     """Who played -> their tally, their ratings and rivals from these same games;
     every computer seat under :data:`COMPUTERS`.  Entries that cannot be read
     are left out."""
-    kept = list(kept)
+    played = games(kept)
     out: dict[str, Tally] = {}
-    for who, data in kept:
-        entry = read_entry(data)
-        if entry is None:
-            continue
+    for who, entry in ((w, e) for game in played for w, e in game.seats.items()):
         key = COMPUTERS if entry.computer or who.startswith(f"{COMPUTER}:") else who
         t = out.setdefault(key, Tally())
         t.games += 1
@@ -77,15 +73,16 @@ def tally(kept: Iterable[tuple[str, bytes]]) -> dict[str, Tally]:
         if entry.finished >= t.latest:
             t.latest = entry.finished
             t.name = entry.name or t.name
-    played = games(kept)
-    rated = rate_games(kept)
+    rated = Ratings()
+    for game in played:
+        rated.add(game)
     for rules, table in rated.by_rules.items():
         for who, rating in table.items():
             if who in out and who != COMPUTERS:
                 out[who].ratings[rules] = rating
-    for who, t in out.items():
-        if who != COMPUTERS:
-            t.best, t.worst = rivals(played, who)
+    for who, (best, worst) in all_rivals(played).items():
+        if who in out:
+            out[who].best, out[who].worst = best, worst
     return out
 
 
