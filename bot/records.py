@@ -20,6 +20,7 @@ from typing import TypeVar
 from .faults import Outage
 from .hosting import ENDED, OVER, DamagedGame, Game, Refusal, User
 from .hosting.privacy import forget_in, named
+from .hosting.rating import ratings
 from .hosting.results import entries, person_key
 from .hosting.tally import Tally, tally
 from .outcome import STORE_DOWN
@@ -69,6 +70,49 @@ class Records:
             return False
         self.outage.answered()
         return True
+
+    def rate(self, game: Game) -> dict[str, tuple[int, int]]:
+        """The new ratings of ``game``'s people, just kept: colour -> (rating, change),
+        from every game kept in its chat (:mod:`bot.hosting.rating`).  A person whose
+        result did not count (the quotas) is left out; empty if the store fails."""
+        if game.status != OVER or game.state is None:
+            return {}
+        try:
+            rated = ratings(self.store.entries(game.chat))
+        except StoreError as e:
+            self.outage.failed(e)
+            log.warning("the ratings of game %s were not told: %s", game.id, e)
+            return {}
+        except Exception:  # a bug: the game is saved and kept, only its ratings are not told
+            log.exception("the ratings of game %s were not told", game.id)
+            return {}
+        out: dict[str, tuple[int, int]] = {}
+        for seat in game.seats:
+            person = seat.user or seat.was
+            if person is None or person.forgotten or not seat.colour:
+                continue
+            rating = rated.of(game.rules, person_key(person))
+            if rating is not None and rating.last == game.key:
+                out[seat.colour] = (rating.shown, rating.change)
+        return out
+
+    def tell_ratings(self, game: Game) -> None:
+        """Put the new ratings of ``game``, just kept, into it for its standings: one
+        more compare-and-set of the finished game (lost to a concurrent change, or
+        the store failing: the standings go without)."""
+        rated = self.rate(game)
+        if not rated:
+            return
+        game.rated = rated
+        try:
+            saved = self.store.save(game.id, game.to_bytes(), game.rev, due=None, release=True)
+        except StoreError as e:
+            self.outage.failed(e)
+            saved = False
+        if saved:
+            game.rev += 1
+        else:
+            game.rated = {}
 
     def tallies(self, chat: str, since: float = 0.0) -> dict[str, Tally] | Refusal:
         """Every person's tally in ``chat`` (games finished at or after ``since``)."""

@@ -374,8 +374,8 @@ class GameService:
         if not self.store.save(game.id, game.to_bytes(), game.rev, due=due, release=finished):
             return False
         game.rev += 1
-        if finished:
-            self.records.keep(game, self.clock())
+        if finished and self.records.keep(game, self.clock()):
+            self.records.tell_ratings(game)
         self._changed(game)
         return True
 

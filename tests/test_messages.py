@@ -114,6 +114,8 @@ SAMPLE = {
     "certainty": "settled",
     "ahead": 7,
     "together": 12,
+    "change": "+23",
+    "ratings": "Ana 1,512 (+23), Ben 987 (-12)",
     "made": 14,
     "suffered": 9,
     "sixes": 40,

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.hosting import OVER, Game, Intent, Seat
+from bot.hosting import OVER, DamagedGame, Game, Intent, Seat
 from bot.hosting.privacy import forget_in, named
 from bot.hosting.rating import (
     BASE,
@@ -18,10 +18,12 @@ from bot.hosting.rating import (
     rivals,
 )
 from bot.hosting.results import Entry, person_key, read_entry
+from bot.present import say, table_view
 from bot.store import Store
 from tests.conftest import FakeClock
+from tests.rating_check import expected_ratings
 from tests.service_helpers import ANA, BEN, CID
-from tests.test_after import CHAN, play_out, service
+from tests.test_after import CHAN, finished_game, play_out, service
 
 
 def entry(place: int, *, game: str, t: float, rules: str = "classic", **kw: object) -> bytes:
@@ -208,3 +210,60 @@ def test_a_seat_names_its_former_person_only_when_taken_over() -> None:
         Seat.from_dict({"c": "red", "x": ["test", "2", "Ben"]}, ("red", "green"))
     seat = Seat.from_dict({"c": "red", "o": 1, "x": ["test", "2", "Ben"]}, ("red", "green"))
     assert seat.was == BEN and Seat.from_dict(seat.to_dict(), ("red", "green")) == seat
+
+
+def test_the_standings_tell_each_persons_new_rating_and_change(
+    store: Store, clock: FakeClock
+) -> None:
+    svc = service(store, clock)
+    first = finished_game(svc, (ANA, BEN, CID))
+    clock.advance(1)
+    second = finished_game(svc, (ANA, BEN, CID))
+    for played in ([first], [first, second]):
+        game = played[-1]
+        saved = svc.get(game.id)
+        assert saved is not None and saved.rated == game.rated and saved.rev == game.rev
+        before = expected_ratings(played[:-1], person_key)
+        after = expected_ratings(played, person_key)
+        want = {}
+        for seat in game.seats:
+            assert seat.user is not None and seat.colour is not None
+            k = person_key(seat.user)
+            want[seat.colour] = (after[k][0], after[k][0] - before.get(k, (BASE, 0))[0])
+        assert game.rated == want
+    # told under the winner, best place first, the reader's way
+    state = second.state
+    assert state is not None and state.places is not None
+    view = table_view(second)
+    line = say(view.status[-1])
+    order = sorted(second.rated, key=lambda c: (state.places[c], c))  # type: ignore[index]
+    parts = []
+    for colour in order:
+        seat = second.seat_for(colour)
+        assert seat is not None and seat.user is not None
+        shown, change = second.rated[colour]
+        parts.append(f"{seat.user.name} {shown:,} ({change:+d})")
+    assert line == f"New ratings: {', '.join(parts)}."
+    pt = say(table_view(second, lang="pt_BR").status[-1], lang="pt_BR")
+    assert pt.startswith("Novas pontuações: ")
+    # kept with the game, checked when read, and gone with a forgotten person
+    again = Game.from_bytes(second.to_bytes())
+    assert again.rated == second.rated
+    assert forget_in(again, person_key(ANA)) and len(again.rated) == 2
+    with pytest.raises(DamagedGame):
+        Game.from_bytes(second.to_bytes().replace(b'"rt":{', b'"rt":{"purple":[1,2],'))
+
+
+def test_a_game_against_computers_rates_the_person_and_not_a_quota_dropped_one(
+    store: Store, clock: FakeClock
+) -> None:
+    svc = service(store, clock)
+    game = finished_game(svc, (ANA,), computers=2)
+    (colour,) = [s.colour for s in game.seats if s.user is not None]
+    assert colour is not None and list(game.rated) == [colour]
+    rated = ratings(store.entries(CHAN))
+    assert rated.of("classic", "computer:normal") is not None
+    svc.records.counted = lambda g, entries: {}  # the quota counted nothing
+    clock.advance(1)
+    other = finished_game(svc, (ANA, BEN))
+    assert other.rated == {}

@@ -99,6 +99,9 @@ class Game:
     theme: str = "classic"
     #: a rematch: the seat (index) that plays first, the one after the last game's first
     first: int | None = None
+    #: a finished game: colour -> (its person's new rating, its change), as the
+    #: standings tell them (:mod:`.rating`)
+    rated: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: the store revision this was loaded at (not saved)
     rev: int = 0
 
@@ -205,6 +208,8 @@ class Game:
             d["first"] = self.first
         if self.level != NORMAL:
             d["lvl"] = self.level
+        if self.rated:
+            d["rt"] = {c: list(v) for c, v in self.rated.items()}
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -265,6 +270,7 @@ class Game:
             after=reading.text(d["after"], "after", limit=200) if d.get("after") else None,
             first=reading.whole(d["first"], 0, 3, "first") if d.get("first") is not None else None,
             theme=reading.word(d.get("theme", "classic"), "theme"),
+            rated=reading.rated(d.get("rt", {}), colours),
             rev=rev,
         )
         if state is not None and sorted(s.colour or "" for s in game.seats) != sorted(colours):

@@ -19,11 +19,15 @@ def forget_in(game: Game, person: str) -> bool:
     Whether anything changed."""
     changed = False
     for k, seat in enumerate(game.seats):
+        mine = False
         if seat.user is not None and person_key(seat.user) == person:
             seat.user = User(FORGOTTEN, seat.colour or str(k), "")
-            changed = True
+            mine = True
         if seat.was is not None and person_key(seat.was) == person:
             seat.was = None  # the seat the computer took over no longer names them
+            mine = True
+        if mine:
+            game.rated.pop(seat.colour or "", None)
             changed = True
     if person_key(game.creator) == person:
         game.creator = User(FORGOTTEN, "creator", "")

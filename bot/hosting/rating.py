@@ -51,6 +51,8 @@ class Rating:
     games: int = 0
     #: the shown rating before the latest game rated (None: that was the first)
     before: int | None = None
+    #: the key of the latest game rated
+    last: str = ""
 
     @property
     def shown(self) -> int:
@@ -153,7 +155,8 @@ class Ratings:
             old = priors[who]
             mu = old.mu + sum(d for d, _ in steps)
             sigma = old.sigma * math.prod(f for _, f in steps)
-            table[who] = Rating(mu, sigma, old.games + 1, old.shown if old.games else None)
+            before = old.shown if old.games else None
+            table[who] = Rating(mu, sigma, old.games + 1, before, game.key)
 
 
 def ratings(kept: Iterable[tuple[str, bytes]]) -> Ratings:

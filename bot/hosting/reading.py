@@ -160,6 +160,20 @@ def start(v: Any, colours: tuple[str, ...]) -> dict[str, Any] | None:
     }
 
 
+def rated(v: Any, colours: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """A finished game's new ratings: colour -> [rating, change]."""
+    if not isinstance(v, dict):
+        raise ValueError("rt must be an object")
+    out: dict[str, tuple[int, int]] = {}
+    for c, pair in v.items():
+        colour(c, colours, "a rated colour")
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValueError("a rating must be [rating, change]")
+        shown, change = pair
+        out[c] = (whole(shown, -(10**5), 10**5, "rating"), whole(change, -(10**5), 10**5, "change"))
+    return out
+
+
 def brief(e: BaseException) -> str:
     """An exception in one short line (a malformed value may be huge)."""
     said = f"{type(e).__name__}: {e}"

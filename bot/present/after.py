@@ -42,15 +42,34 @@ def _counts(t: Tally, lang: str | None) -> dict[str, Any]:
     }
 
 
-def rating_text(rating: Rating, lang: str | None) -> str:
+def rating_text(rating: Rating | int, lang: str | None) -> str:
     """A shown rating the reader's way: ``1,512`` or ``1.512``."""
-    return format_decimal(rating.shown, locale=_locale(lang))
+    shown = rating if isinstance(rating, int) else rating.shown
+    return format_decimal(shown, locale=_locale(lang))
 
 
-def change_text(rating: Rating, lang: str | None) -> str:
-    """A rating and its latest change: ``1,512 (+23)``."""
-    change = format_decimal(rating.change, format="+#,##0;-#,##0", locale=_locale(lang))
-    return f"{rating_text(rating, lang)} ({change})"
+def ratings_line(game: Game, lang: str | None) -> Text | None:
+    """The standings' new ratings, best place first: "New ratings: Ana 1,512 (+23),
+    Ben 987 (-12)" (None: none were told)."""
+    state = game.state
+    if not game.rated or state is None or state.places is None:
+        return None
+    places = state.places
+    told = []
+    for colour in sorted(game.rated, key=lambda c: (places.get(c, 9), c)):
+        seat = game.seat_for(colour)
+        person = (seat.user or seat.was) if seat is not None else None
+        if person is None or person.forgotten:
+            continue
+        shown, change = game.rated[colour]
+        signed = format_decimal(change, format="+#,##0;-#,##0", locale=_locale(lang))
+        told.append(
+            Text(
+                "standings.rating",
+                {"who": person.name, "rating": rating_text(shown, lang), "change": signed},
+            )
+        )
+    return Text("standings.ratings", {"ratings": tuple(told)}) if told else None
 
 
 def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None) -> list[Text]:

@@ -18,6 +18,7 @@ from engine import HOME, Move
 
 from ..hosting import ENDED, LOBBY, OVER, PLAYING, Game, Happened, Note, Refusal, User
 from . import buttons as codec
+from .after import ratings_line
 from .catalog import language_name, languages
 from .levels import computer_name, level_choices, level_name, next_level
 from .narrate import mark, name_of, narrate, one_of, seating, together
@@ -140,6 +141,9 @@ def table_view(
     elif game.status == OVER and game.state is not None and game.state.winner:
         story = [t for t in story if t.key != "ev.game_over"]
         status.append(prompt(game))
+        rated = ratings_line(game, lang or game.lang)
+        if rated is not None:
+            status.append(rated)
     elif not story:
         status.append(prompt(game))
     seat = game.on_turn()

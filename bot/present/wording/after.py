@@ -23,6 +23,8 @@ AFTER: dict[str, str | tuple[str, str]] = {
     "stats.play": "Captures: {made} made, {suffered} suffered. Sixes rolled: {sixes}. "
     "Pieces brought home: {home}.",
     "stats.rules": "{rules}: {games}, {wins}.",
+    "standings.ratings": "New ratings: {ratings}.",
+    "standings.rating": "{who} {rating} ({change})",
     "stats.rules_rated": "{rules}: rating {rating}, {certainty}; {games}, {wins}.",
     "rating.settling": "still settling in",
     "rating.fair": "taking shape",
