@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import random
 import sys
 import time
@@ -148,13 +149,20 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=25)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--save", help="write the games' results to this JSON file")
+    ap.add_argument("--load", help="rate the results of this JSON file instead of playing")
     a = ap.parse_args()
     start = time.perf_counter()
-    tables = schedule(a.games, a.seed)
-    with ProcessPoolExecutor(max_workers=a.jobs) as pool:
-        results = list(
-            pool.map(play, tables, [a.seed * 100_000 + g for g in range(a.games)], chunksize=10)
-        )
+    if a.load:
+        results = json.loads(Path(a.load).read_text())
+        a.games = len(results)
+    else:
+        tables = schedule(a.games, a.seed)
+        with ProcessPoolExecutor(max_workers=a.jobs) as pool:
+            seeds = [a.seed * 100_000 + g for g in range(a.games)]
+            results = list(pool.map(play, tables, seeds, chunksize=10))
+    if a.save:
+        Path(a.save).write_text(json.dumps(results))
     played = time.perf_counter() - start
 
     entries = kept(results)

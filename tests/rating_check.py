@@ -27,6 +27,30 @@ def expected_ratings(games: list[Game], key: Callable[[User], str]) -> dict[str,
     return {k: (round(1000 + 25 * (mu - 3 * sigma)), n) for k, (mu, sigma, n) in rated.items()}
 
 
+def signed(change: int) -> str:
+    """A change of rating as the standings write it: +23, −12 (a true minus), ±0."""
+    return f"{'+' if change > 0 else '−' if change < 0 else '±'}{abs(change):,}"
+
+
+def expected_told(games: list[Game], key: Callable[[User], str]) -> str:
+    """What the standings of the last of ``games`` say of the new ratings, best place
+    first: ``Ana 1,040 (+40), Ben 960 (-40)``."""
+    game = games[-1]
+    state = game.state
+    assert state is not None and state.places is not None
+    places = state.places
+    before = expected_ratings(games[:-1], key)
+    after = expected_ratings(games, key)
+    told = []
+    for seat in sorted(game.seats, key=lambda s: (places[s.colour or ""], s.colour or "")):
+        if seat.user is None:
+            continue
+        k = key(seat.user)
+        change = after[k][0] - before.get(k, (1000, 0))[0]
+        told.append(f"{seat.user.name} {after[k][0]:,} ({signed(change)})")
+    return ", ".join(told)
+
+
 def expected_top(games: list[Game], key: Callable[[User], str]) -> list[tuple[str, int]]:
     """(person key, shown rating) best first: the rating, then more games, then the key."""
     found = expected_ratings(games, key)

@@ -30,7 +30,7 @@ from bot.present.after import record_caption, replay_caption
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_discord import EPHEMERAL, FakeDiscord, Interaction, Member, Message
-from tests.rating_check import expected_top
+from tests.rating_check import expected_told, expected_top
 from tests.test_discord import (
     ANA,
     BEN,
@@ -218,6 +218,8 @@ async def test_a_game_its_rematch_and_what_they_leave_behind(h: Harness, fake: F
     # its results count in this server
     assert first.chat == f"dc-guild:{fake.guild_id}"
     standings = standings_of(h, first)
+    told = expected_told([first], lambda u: f"discord:{u.id}")
+    assert f"New ratings: {told}." in (standings.description or ""), standings.description
     # the replay follows the standings, once
     (replay,) = [m for m in fake.public_messages() if is_replay(m)]
     assert fake.public_messages()[-1] is replay
@@ -270,6 +272,8 @@ async def test_a_game_its_rematch_and_what_they_leave_behind(h: Harness, fake: F
 
     second = await finish(h, second_id, 2, checked=False)
     standings2 = standings_of(h, second)
+    told = expected_told([first, second], lambda u: f"discord:{u.id}")
+    assert f"New ratings: {told}." in (standings2.description or ""), standings2.description
     replays = [m for m in fake.public_messages() if is_replay(m)]
     assert replays[:-1] == [replay] and fake.public_messages()[-1] is replays[-1]
     check_replay(replays[-1], second)

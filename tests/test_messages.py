@@ -115,7 +115,7 @@ SAMPLE = {
     "ahead": 7,
     "together": 12,
     "change": "+23",
-    "ratings": "Ana 1,512 (+23), Ben 987 (-12)",
+    "ratings": "Ana 1,512 (+23), Ben 987 (−12)",
     "made": 14,
     "suffered": 9,
     "sixes": 40,

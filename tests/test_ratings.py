@@ -21,7 +21,7 @@ from bot.hosting.results import Entry, person_key, read_entry
 from bot.present import say, table_view
 from bot.store import Store
 from tests.conftest import FakeClock
-from tests.rating_check import expected_ratings
+from tests.rating_check import expected_ratings, signed
 from tests.service_helpers import ANA, BEN, CID
 from tests.test_after import CHAN, finished_game, play_out, service
 
@@ -242,7 +242,7 @@ def test_the_standings_tell_each_persons_new_rating_and_change(
         seat = second.seat_for(colour)
         assert seat is not None and seat.user is not None
         shown, change = second.rated[colour]
-        parts.append(f"{seat.user.name} {shown:,} ({change:+d})")
+        parts.append(f"{seat.user.name} {shown:,} ({signed(change)})")
     assert line == f"New ratings: {', '.join(parts)}."
     pt = say(table_view(second, lang="pt_BR").status[-1], lang="pt_BR")
     assert pt.startswith("Novas pontuações: ")

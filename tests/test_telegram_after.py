@@ -24,7 +24,7 @@ from bot.hosting.dice import check
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_telegram import FakeMessage, FakeTelegram, make_user
-from tests.rating_check import expected_top
+from tests.rating_check import expected_told, expected_top
 from tests.test_telegram import IMAGE_SIZE, Bot, game_id_of, plain, play
 
 ANA = make_user(201, "Ana", "Silva")
@@ -126,6 +126,9 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
         standings = newest(fake, chat, "Rematch")
         assert [b["text"] for b in standings.buttons] == ["Rematch"]
         assert standings.photo is not None
+        # the first game: everyone's new rating, its change from a newcomer's 1,000
+        told = expected_told([first], lambda u: f"telegram:{u.id}")
+        assert f"New ratings: {told}." in plain(standings.caption or ""), standings.caption
 
         # a stranger cannot ask; then three presses: Ben asks, Ana and Cid say yes
         stranger = await bot.click(standings, DEE, label="Rematch")
@@ -151,6 +154,9 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
         assert first.start is not None and second.start is not None
         assert second.start["turn"] == colours[(colours.index(first.start["turn"]) + 1) % 3]
         second = await a_game_to_the_end(bot, chat, board, rng)
+        told = expected_told([first, second], lambda u: f"telegram:{u.id}")
+        standings2 = newest(fake, chat, "Rematch")
+        assert f"New ratings: {told}." in plain(standings2.caption or ""), standings2.caption
         assert len(fake.calls_of("sendAnimation", ok=True)) == 2
 
         # /ludo top ranks the three; /ludo stats counts the asker's games and wins

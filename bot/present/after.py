@@ -50,7 +50,7 @@ def rating_text(rating: Rating | int, lang: str | None) -> str:
 
 def ratings_line(game: Game, lang: str | None) -> Text | None:
     """The standings' new ratings, best place first: "New ratings: Ana 1,512 (+23),
-    Ben 987 (-12)" (None: none were told)."""
+    Ben 987 (-12)", a loss with a true minus sign (None: none were told)."""
     state = game.state
     if not game.rated or state is None or state.places is None:
         return None
@@ -62,7 +62,9 @@ def ratings_line(game: Game, lang: str | None) -> Text | None:
         if person is None or person.forgotten:
             continue
         shown, change = game.rated[colour]
-        signed = format_decimal(change, format="+#,##0;-#,##0", locale=_locale(lang))
+        # a true minus sign (no markup reads it as a list), and ± for no change
+        sign = "+" if change > 0 else "\u2212" if change < 0 else "\u00b1"
+        signed = sign + format_decimal(abs(change), locale=_locale(lang))
         told.append(
             Text(
                 "standings.rating",
