@@ -10,15 +10,19 @@ from openskill.models import PlackettLuce
 from bot.hosting import Game, User
 
 
-def expected_ratings(games: list[Game], key: Callable[[User], str]) -> dict[str, tuple[int, int]]:
-    """Person key -> (shown rating, games) after ``games`` (people only, no teams)."""
+def expected_ratings(
+    games: list[Game], key: Callable[[User], str], without: str = ""
+) -> dict[str, tuple[int, int]]:
+    """Person key -> (shown rating, games) after ``games`` (people only, no teams),
+    leaving out the person ``without`` (forgotten: as if they had never sat there)."""
     model = PlackettLuce()
     rated: dict[str, tuple[float, float, int]] = {}
     for game in games:
         state = game.state
         assert state is not None and state.places is not None
-        who = [key(s.user) for s in game.seats if s.user is not None]
-        ranks = [float(state.places[s.colour or ""]) for s in game.seats if s.user is not None]
+        seats = [s for s in game.seats if s.user is not None and key(s.user) != without]
+        who = [key(s.user) for s in seats if s.user is not None]
+        ranks = [float(state.places[s.colour or ""]) for s in seats]
         before = [rated.get(k, (model.mu, model.sigma, 0)) for k in who]
         teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
         after = model.rate(teams, ranks=ranks)
@@ -51,8 +55,10 @@ def expected_told(games: list[Game], key: Callable[[User], str]) -> str:
     return ", ".join(told)
 
 
-def expected_top(games: list[Game], key: Callable[[User], str]) -> list[tuple[str, int]]:
+def expected_top(
+    games: list[Game], key: Callable[[User], str], without: str = ""
+) -> list[tuple[str, int]]:
     """(person key, shown rating) best first: the rating, then more games, then the key."""
-    found = expected_ratings(games, key)
+    found = expected_ratings(games, key, without)
     order = sorted(found, key=lambda k: (-found[k][0], -found[k][1], k))
     return [(k, found[k][0]) for k in order]

@@ -232,6 +232,12 @@ async def play_a_whole_game(s: Site, bot: Bot) -> None:
         await turn_ready(page, final.rev)
         await page.wait_for_selector("#standings:not([hidden])")
         assert await page.get_attribute("body", "data-status") == "over"
+        rows = await page.locator("#standings-rows li").all_inner_texts()
+        plain = [r.replace(".", "").replace(",", "") for r in rows]  # 1.086 in Portuguese
+        for seat in final.seats:  # every person's new rating is on every page
+            if seat.user is not None and seat.colour is not None:
+                shown = final.rated[seat.colour][0]
+                assert any(seat.user.name in r and f" · {shown} (" in r for r in plain), rows
     assert await ana.locator("#actions button[data-kind=rematch]").count() == 1
     assert await ben.locator("#actions button[data-kind=rematch]").count() == 1
     assert await watcher.locator("#actions button").count() == 0

@@ -105,6 +105,14 @@ def test_a_game_played_to_its_end_in_every_rule_set(table: Table, rules: str) ->
     assert standings is not None and standings["rows"][0]["place"] == 1
     assert any(row["winner"] for row in standings["rows"])
     assert "Classifica" in standings["title"] or "classifica" in standings["title"].lower()
+    # each person's new rating, as the chat's standings tell it (Italian: 1.040)
+    people = {s.colour for s in game.seats if s.user is not None}
+    assert {row["colour"] for row in standings["rows"] if row["rating"]} == people
+    for row in standings["rows"]:
+        if row["rating"]:
+            shown, change = game.rated[row["colour"]]
+            sign = "+" if change > 0 else "\u2212" if change < 0 else "\u00b1"
+            assert row["rating"] == f"{shown:,} ({sign}{abs(change):,})".replace(",", ".")
 
 
 def test_the_last_move_and_roll_are_there_to_animate(table: Table) -> None:

@@ -62,16 +62,16 @@ def ratings_line(game: Game, lang: str | None) -> Text | None:
         if person is None or person.forgotten:
             continue
         shown, change = game.rated[colour]
-        # a true minus sign (no markup reads it as a list), and ± for no change
-        sign = "+" if change > 0 else "\u2212" if change < 0 else "\u00b1"
-        signed = sign + format_decimal(abs(change), locale=_locale(lang))
-        told.append(
-            Text(
-                "standings.rating",
-                {"who": person.name, "rating": rating_text(shown, lang), "change": signed},
-            )
-        )
+        rated = {"rating": rating_text(shown, lang), "change": signed(change, lang)}
+        told.append(Text("standings.rating", {"who": person.name, **rated}))
     return Text("standings.ratings", {"ratings": tuple(told)}) if told else None
+
+
+def signed(change: int, lang: str | None) -> str:
+    """A change of rating: +23, a true minus sign before a loss (no markup reads it
+    as a list), and ± for none."""
+    sign = "+" if change > 0 else "\u2212" if change < 0 else "\u00b1"
+    return sign + format_decimal(abs(change), locale=_locale(lang))
 
 
 def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None) -> list[Text]:

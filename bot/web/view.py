@@ -20,6 +20,7 @@ from engine import COLOUR_INDEX, HOME, Event, GameState, Move
 
 from ..hosting import LOBBY, OVER, PLAYING, Game, Happened, User
 from ..present import Text, say, table_view
+from ..present.after import rating_text, signed
 from ..present.buttons import game_button, parse_press
 from ..present.catalog import translations
 from ..present.levels import computer_name
@@ -270,9 +271,18 @@ def _standings(
                 "name": names.get(colour, words.colour(colour)),
                 "winner": colour in winners,
                 "detail": detail,
+                "rating": _rating(game, colour, lang),
             }
         )
     return {"title": words.title(state.is_over, game.rules), "rows": rows}
+
+
+def _rating(game: Game, colour: str, lang: str) -> str | None:
+    """A person's new rating and its change, as the chat's standings tell it."""
+    if colour not in game.rated:
+        return None
+    shown, change = game.rated[colour]
+    return f"{rating_text(shown, lang)} ({signed(change, lang)})"
 
 
 def _words(lang: str) -> dict[str, Any]:

@@ -173,7 +173,8 @@ async function show(game) {
         const li = document.createElement("li");
         li.dataset.colour = row.colour;
         li.className = row.winner ? "winner" : "";
-        li.textContent = `${row.place}. ${row.winner ? "★ " : ""}${row.name} — ${row.detail}`;
+        const rating = row.rating ? ` · ${row.rating}` : "";
+        li.textContent = `${row.place}. ${row.winner ? "★ " : ""}${row.name} — ${row.detail}${rating}`;
         return li;
       }),
     );
