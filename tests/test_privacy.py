@@ -18,11 +18,13 @@ import pytest
 
 from bot.hosting import Game, Refusal, User
 from bot.hosting.privacy import forget_in
+from bot.hosting.results import person_key
 from bot.present import say
 from bot.present.after import replay_caption
 from bot.present.pictures import picture_names
 from bot.store import SqliteStore, Store
 from tests.conftest import FakeClock
+from tests.rating_check import expected_ratings
 from tests.service_helpers import ANA, BEN, CID
 from tests.test_after import CHAN, finished_game, rematch_button, service
 
@@ -215,3 +217,36 @@ def test_ludo_bot_forget_refuses_a_bad_person_in_one_line(tmp_path: Path, arg: s
     assert len(done.stderr.splitlines()) == 1
     assert "PLATFORM:ID" in done.stderr or "user id" in done.stderr
     assert path.read_bytes() == before
+
+
+# -- ludo-bot ratings ------------------------------------------------------------
+
+
+def test_ludo_bot_ratings_recomputes_a_chat_from_its_kept_results(tmp_path: Path) -> None:
+    path = tmp_path / "ludo.sqlite3"
+    store = SqliteStore(str(path))
+    clock = FakeClock()
+    try:
+        svc = service(store, clock)
+        played = [finished_game(svc, (TG_ANA, TG_BEN), channel="tg:-5")]
+        clock.advance(1)
+        played.append(finished_game(svc, (TG_ANA, TG_BEN), channel="tg:-5", rules="tower"))
+    finally:
+        store.close()
+    done = run_cli(tmp_path, "ratings", "tg:-5", LUDO_DATABASE=str(path))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["chat"] == "tg:-5" and out["games"] == 2
+    assert set(out["rules"]) == {"classic", "tower"}
+    for game in played:
+        want = expected_ratings([game], person_key)
+        rows = {row["who"]: row for row in out["rules"][game.rules]}
+        assert {k: (rows[k]["rating"], rows[k]["games"]) for k in want} == want
+        assert {rows[k]["name"] for k in want} == {"Ana", "Ben"}
+        shown = [row["rating"] for row in out["rules"][game.rules]]
+        assert shown == sorted(shown, reverse=True)
+    tower = run_cli(tmp_path, "ratings", "tg:-5", "--rules", "tower", LUDO_DATABASE=str(path))
+    only = json.loads(tower.stdout)
+    assert set(only["rules"]) == {"tower"}
+    bad = run_cli(tmp_path, "ratings", "nochat", LUDO_DATABASE=str(path))
+    assert bad.returncode == 2 and "not a chat key" in bad.stderr and bad.stdout == ""

@@ -19,6 +19,7 @@ from renderer import DEFAULT_SIZE
 from ..players import LEVELS, HeuristicPlayer, Policy, RandomPlayer
 from .inputs import TOO_DEEP, WRONG_RECORD, read_record, say_wrong
 from .purge import add_forget
+from .ratings import add_ratings
 from .records import record_folder, write_records
 from .render import add_render, replay_to_end, writable
 from .seats import SEAT_LEVELS, seat_levels, simulate_seats
@@ -294,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="the copy to write")
     p.set_defaults(func=cmd_backup)
     add_forget(sub, configured)
+    add_ratings(sub, configured)
     return parser
 
 

@@ -1,0 +1,82 @@
+"""``ludo-bot ratings CHAT``: an operator recomputes one chat's ratings from its kept
+results and prints them as JSON, every rule set, people and computer levels.
+
+The ratings are never stored (they are recomputed from the results whenever they
+are asked for), so this is also how an operator sees what a change of the model
+does to a chat's history.  CHAT is the chat's key as the store keeps it:
+``tg:-1001234`` for a Telegram group (``tg:-1001234:7`` for a forum topic),
+``dc-guild:123`` for a Discord server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .terminal import CommandError
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+#: the longest chat key taken
+CHAT_LIMIT = 200
+
+
+def chat(text: str) -> str:
+    if not text or len(text) > CHAT_LIMIT or not text.isprintable() or ":" not in text:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a chat key (tg:-1001234, dc-guild:123)"
+        )
+    return text
+
+
+def cmd_ratings(args: argparse.Namespace, configured: Callable[[], Settings]) -> int:
+    from ..hosting.rating import games, ratings
+    from ..hosting.results import COMPUTER
+    from ..hosting.tally import tally
+    from ..store import StoreError
+    from .config import open_configured_store
+
+    settings = configured()
+    try:
+        store = open_configured_store(settings)
+    except StoreError as e:
+        raise CommandError(str(e)) from None
+    try:
+        kept = store.entries(args.chat)
+    except StoreError as e:
+        raise CommandError(str(e)) from None
+    finally:
+        store.close()
+    rated = ratings(kept)
+    names = {who: t.name for who, t in tally(kept).items()}
+    out: dict[str, Any] = {"chat": args.chat, "games": len(games(kept)), "rules": {}}
+    for rules, table in sorted(rated.by_rules.items()):
+        if args.rules and rules != args.rules:
+            continue
+        rows = sorted(table.items(), key=lambda kv: (-kv[1].shown, kv[0]))
+        out["rules"][rules] = [
+            {
+                "who": who,
+                "name": names.get(who, ""),
+                "computer": who.startswith(f"{COMPUTER}:"),
+                "rating": r.shown,
+                "mu": round(r.mu, 3),
+                "sigma": round(r.sigma, 3),
+                "games": r.games,
+            }
+            for who, r in rows
+        ]
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0
+
+
+def add_ratings(sub: argparse._SubParsersAction[Any], configured: Callable[[], Settings]) -> None:
+    p = sub.add_parser(
+        "ratings", help="recompute one chat's ratings from its kept results and print them"
+    )
+    p.add_argument("chat", type=chat, help="the chat's key, e.g. tg:-1001234 or dc-guild:123")
+    p.add_argument("--rules", help="only this rule set")
+    p.set_defaults(func=lambda args: cmd_ratings(args, configured))
