@@ -104,6 +104,12 @@ def test_whole_games_on_the_cluster_with_stats_kept(cluster: LocalCluster, prefi
             assert store.channel_game(channel) is None  # free for the next game
             tallies = svc.svc.records.tallies(channel)
             assert set(tallies) >= {"test:1", "test:2"}, tallies  # the stats were kept
+            # the ratings come from the kept results of the chat's own slot, and the
+            # finished game (one more save in its slot) tells them
+            finished = Game.from_bytes(store.load(reply.game_id or "").data)  # type: ignore[union-attr]
+            assert set(finished.rated) == {s.colour for s in finished.seats if s.user is not None}
+            people = [t for k, t in tallies.items() if k != "computer"]
+            assert people and all(t.ratings["classic"].games == 1 for t in people)
             assert store.last_game(channel) is not None
             again = svc.press(channel, BEN, buttons(reply)["btn.rematch"])  # from the kept game
             assert not again.refused, again.lines
