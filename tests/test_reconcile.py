@@ -96,6 +96,28 @@ def test_plan_edits_while_the_same_person_plays_on_and_posts_when_the_turn_passe
     assert todo.post and todo.remove == ("7",)
 
 
+def test_plan_edits_standings_already_up_into_their_newer_view(store: Store) -> None:
+    """The standings, then the same standings telling the new ratings (one revision
+    later): edited in place, never a second final board."""
+    svc = GameService(store, dice=Dice(3), clock=lambda: 1000.0)
+    svc.open("chan", ANA, "classic", timer=0)
+    svc.act("chan", BEN, Intent("join"))
+    outcome = svc.act("chan", ANA, Intent("start"))
+    for _ in range(3000):
+        if outcome.game.status != "playing":
+            break
+        seat = outcome.game.on_turn()
+        press = parse_press(table_view(outcome.game).buttons[0][0].data)
+        assert seat is not None and seat.user is not None and press is not None
+        outcome = svc.press("chan", seat.user, press.game_id, press.version, press.intent)
+    view = view_of(outcome)
+    assert view.picture == "standings" and outcome.game.rated
+    up = Notes("8", view.rev - 1, None, "picture", "5")  # standings 8 under final board 5
+    assert plan(view, up) == plan(view, up).__class__(edit="8")
+    table = Notes("8", view.rev - 1, None, "picture")  # the table: it becomes the final board
+    assert plan(view, table).final == "8" and plan(view, table).post
+
+
 def test_plan_does_nothing_for_an_older_or_the_same_view_but_removes_a_stale_press(
     store: Store,
 ) -> None:
@@ -271,7 +293,7 @@ def test_a_whole_game_leaves_one_board_at_a_time_and_pings_only_whom_the_turn_pa
     final, standings = (screen.shows[m] for m in sorted(screen.shows, key=int))
     assert screen.live() == [max(screen.shows, key=int)]
     assert final.picture == "board" and standings.picture == "standings"
-    assert [t.key for t in standings.lines] == ["ev.game_over"]
+    assert [t.key for t in standings.lines] == ["ev.game_over", "standings.ratings"]
     assert [parse_press(b.data).intent.kind for row in standings.buttons for b in row] == [  # type: ignore[union-attr]
         "rematch"
     ]

@@ -109,6 +109,9 @@ def plan(view: TableView, notes: Notes, *, fresh: bool = False, pressed: str | N
         return Plan(edit=pressed)  # nothing shown yet: the pressed message (a chooser) becomes it
     old = (notes.msg,) if notes.msg else ()
     if view.picture == "standings":
+        if notes.final and notes.msg:
+            # the standings are up: a newer view of them (the ratings told) edits them
+            return Plan(edit=notes.msg, remove=stale)
         # the old table shows the final position; the standings come below it
         if notes.msg and notes.kind == "picture":
             return Plan(post=True, final=notes.msg, remove=stale)
