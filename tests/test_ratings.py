@@ -244,6 +244,9 @@ def test_the_standings_tell_each_persons_new_rating_and_change(
         shown, change = second.rated[colour]
         parts.append(f"{seat.user.name} {shown:,} ({signed(change)})")
     assert line == f"New ratings: {', '.join(parts)}."
+    # the final board above the standings tells how it ended, the standings the ratings
+    assert [t.key for t in view.final_board().status] == ["ev.game_over"]
+    assert [t.key for t in view.standings().status] == ["ev.game_over", "standings.ratings"]
     pt = say(table_view(second, lang="pt_BR").status[-1], lang="pt_BR")
     assert pt.startswith("Novas pontuações: ")
     # kept with the game, checked when read, and gone with a forgotten person

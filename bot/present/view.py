@@ -76,8 +76,10 @@ class TableView:
         return self._same_picture(replace(self, story=latest(older.story + self.story)))
 
     def final_board(self) -> TableView:
-        """A finished game's last position, without buttons, told with how it ended."""
-        return replace(self, picture="board", buttons=(), turn=None, ping=None)
+        """A finished game's last position, without buttons, told with how it ended
+        (the new ratings are the standings' to tell)."""
+        status = tuple(t for t in self.status if t.key != "standings.ratings")
+        return replace(self, picture="board", buttons=(), turn=None, ping=None, status=status)
 
     def standings(self) -> TableView:
         """A finished game's standings, told in one line (who won), with its Rematch."""
