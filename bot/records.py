@@ -22,6 +22,7 @@ from .hosting import ENDED, OVER, DamagedGame, Game, Refusal, User
 from .hosting.privacy import forget_in, named
 from .hosting.rating import ratings
 from .hosting.results import entries, person_key
+from .hosting.seasons import Season, seasons
 from .hosting.tally import Tally, tally
 from .outcome import STORE_DOWN
 from .store import DamagedRecord, Kept, Store, StoreError
@@ -113,6 +114,10 @@ class Records:
             game.rev += 1
         else:
             game.rated = {}
+
+    def seasons(self, chat: str, now: float) -> list[Season] | Refusal:
+        """The hall of fame of ``chat``: the podiums of its ended monthly seasons."""
+        return self._ask(lambda: seasons(self.store.entries(chat), now))
 
     def tallies(self, chat: str, since: float = 0.0) -> dict[str, Tally] | Refusal:
         """Every person's tally in ``chat`` (games finished at or after ``since``)."""

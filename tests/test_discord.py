@@ -2181,6 +2181,7 @@ async def test_commands_are_named_and_described_in_each_locale(
                         "all": "dc.choice.all_time",
                         "month": "dc.choice.this_month",
                         "week": "dc.choice.this_week",
+                        "seasons": "dc.choice.seasons",
                     }[value]
                     localized(choice, "name", say(Text(key)), words(key))
                 elif o == "theme":

@@ -301,6 +301,9 @@ async def test_a_game_its_rematch_and_what_they_leave_behind(h: Harness, fake: F
     weekly = public_answer(fake, inter)
     assert weekly.content.splitlines()[0] == "Best players here this week, by italian rating:"
     assert weekly.content.splitlines()[1:] == top.content.splitlines()[1:]
+    inter, _new = await h.command(CID, "top", period="seasons")
+    fame = public_answer(fake, inter)
+    assert fame.content == "No season has ended here yet: the first ends with this month."
 
     # -- /ludo stats: one's own, and another member's --------------------
     counts = {name: (games, wins) for name, games, wins in expected}

@@ -115,6 +115,7 @@ SAMPLE = {
     "ahead": 7,
     "together": 12,
     "change": "+23",
+    "podium": "Ana (1,512), Ben (1,400)",
     "ratings": "Ana 1,512 (+23), Ben 987 (−12)",
     "made": 14,
     "suffered": 9,

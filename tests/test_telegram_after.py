@@ -21,6 +21,7 @@ from PIL import Image
 from bot.adapters.telegram import TelegramAdapter
 from bot.hosting import OVER, Game
 from bot.hosting.dice import check
+from bot.present.after import month_name, this_month
 from bot.service import GameService
 from bot.store import SqliteStore, Store
 from tests.fake_telegram import FakeMessage, FakeTelegram, make_user
@@ -187,6 +188,9 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
         week = said(await bot.say(group, CID, "/ludo top week")).splitlines()
         assert week[0] == "Best players here this week, by italian rating:"
         assert week[1:] == top[1:]
+        # the hall of fame: nothing yet this month
+        fame = said(await bot.say(group, BEN, "/ludo top seasons"))
+        assert fame == "No season has ended here yet: the first ends with this month."
 
     # a restart, and the games themselves expire: the stats and the last game stay
     clock.advance(3601)
@@ -215,5 +219,16 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
             assert said(await bot.say(group, ANA, "/ludo stats")) == (
                 "Ana Silva has not finished a game here yet."
             )
+            # a month later the games' month is a season of the hall of fame, without Ana
+            played_in = month_name(this_month(clock())[0], "en")
+            clock.advance(32 * 86400)
+            fame = said(await bot.say(group, BEN, "/ludo top fame")).splitlines()
+            assert fame[0] == "Hall of fame, the monthly seasons:"
+            ana = f"telegram:{ANA['id']}"
+            left = expected_top([first, second], lambda u: f"telegram:{u.id}", without=ana)
+            names = {f"telegram:{s.user.id}": s.user.name for s in first.seats if s.user}
+            medals = zip("🥇🥈🥉", left, strict=False)
+            podium = ", ".join(f"{m} {names[k]} ({shown:,})" for m, (k, shown) in medals)
+            assert fame[1:] == [f"{played_in}, italian: {podium}"]
     finally:
         again.close()

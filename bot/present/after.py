@@ -16,6 +16,7 @@ from babel.numbers import format_decimal, format_percent
 
 from ..hosting import Game
 from ..hosting.rating import Rating
+from ..hosting.seasons import Season
 from ..hosting.tally import COMPUTERS, Tally, main_rules, rated_ranking
 from .catalog import SOURCE
 from .narrate import seating
@@ -148,6 +149,29 @@ def top_lines(
             Text(
                 "stats.computers",
                 {"games": counts["games"], "wins": counts["wins"], "rate": counts["rate"]},
+            )
+        )
+    return lines
+
+
+#: the medals of a season's podium
+MEDALS = ("\N{FIRST PLACE MEDAL}", "\N{SECOND PLACE MEDAL}", "\N{THIRD PLACE MEDAL}")
+
+
+def fame_lines(ended: list[Season], lang: str | None) -> list[Text]:
+    """The hall of fame: each ended month's podium, the latest first."""
+    if not ended:
+        return [Text("fame.none")]
+    lines = [Text("fame.title")]
+    for season in ended:
+        podium = tuple(
+            f"{medal} {name} ({rating_text(shown, lang)})"
+            for medal, (_, name, shown) in zip(MEDALS, season.podium, strict=False)
+        )
+        lines.append(
+            Text(
+                "fame.line",
+                {"month": month_name(season.month, lang), "rules": season.rules, "podium": podium},
             )
         )
     return lines

@@ -27,6 +27,7 @@ from ...hosting import Game, Refusal, User
 from ...hosting.results import person_key
 from ...present import Text, refusal_text, say
 from ...present.after import (
+    fame_lines,
     forget_text,
     record_caption,
     replay_caption,
@@ -219,6 +220,15 @@ class AfterGame:
         async with self._answering(interaction) as answer:
             lang = language(interaction)
             chat = chat_key(interaction)
+            if period == "seasons":
+                now = self.service.clock()
+                ended = await answer.work(lambda: self.records.seasons(chat, now), public=True)
+                if isinstance(ended, Refusal):
+                    await answer.refuse(ended)
+                    return
+                lines = fame_lines(ended, lang)
+                await answer.send(describe(lines, CONTENT_LIMIT, lang), public=True)
+                return
             day, since = this_month(time.time()) if period == "month" else (None, 0.0)
             if period == "week":
                 since = this_week(time.time())

@@ -48,6 +48,7 @@ PERIOD_CHOICES = [
     app_commands.Choice(name=described("dc.choice.all_time"), value="all"),
     app_commands.Choice(name=described("dc.choice.this_month"), value="month"),
     app_commands.Choice(name=described("dc.choice.this_week"), value="week"),
+    app_commands.Choice(name=described("dc.choice.seasons"), value="seasons"),
 ]
 
 #: every custom_id of ours starts so (Discord allows 100 characters)

@@ -24,6 +24,7 @@ from ...hosting.results import person_key
 from ...hosting.tally import find_person
 from ...present import Text, echoed, refusal_text, rules_lines
 from ...present.after import (
+    fame_lines,
     forget_text,
     record_caption,
     replay_caption,
@@ -48,6 +49,8 @@ WORDS = ("rematch", "stats", "top", "forget", "replay", "record", "board")
 #: ``/ludo top month``, ``/ludo top week``: this month's or this week's leaderboard
 MONTH = ("month", "monthly")
 WEEK = ("week", "weekly")
+#: ``/ludo top seasons``: the hall of fame, each ended month's podium
+SEASONS = ("seasons", "season", "fame")
 
 Call = Callable[..., Awaitable[Any]]
 
@@ -93,6 +96,15 @@ class AfterGame:
             await self.stats(update, channel, user, rest)
         elif what == "top":
             period = rest[0].lower() if rest else ""
+            if period in SEASONS:
+                now = self.service.clock()
+                ended = await self.call(self.service.records.seasons, channel, now)
+                if isinstance(ended, Refusal):
+                    await self.notices.tell(update, refusal_text(ended))
+                    return
+                lines = fame_lines(ended, lang)
+                await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=lang))
+                return
             week = period in WEEK
             since = this_month(time.time()) if period in MONTH else None
             start = this_week(time.time()) if week else since[1] if since else 0

@@ -80,11 +80,12 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.rules.rules": "A rule set (default: the one of the game here)",
     "dc.desc.language.language": "The language the table speaks from now on",
     "dc.desc.stats.member": "Whose stats (default: yours)",
-    "dc.desc.top.period": "Of all time (default), of this month or of this week",
+    "dc.desc.top.period": "Of all time (default), this month, this week, or past seasons",
     # choices of the options
     "dc.choice.all_time": "All time",
     "dc.choice.this_month": "This month",
     "dc.choice.this_week": "This week",
+    "dc.choice.seasons": "Past seasons (hall of fame)",
     # the themes the board is drawn in (the new option of /ludo new)
     "dc.theme.classic": "Classic",
     "dc.theme.dark": "Dark",

@@ -16,7 +16,7 @@ TELEGRAM: dict[str, str | tuple[str, str]] = {
     "<code>/ludo rematch</code> plays it again, <code>/ludo replay</code> shows it again, "
     "<code>/ludo record</code> sends its record, <code>/ludo stats</code> and "
     "<code>/ludo top</code> (or <code>/ludo top month</code>, <code>/ludo top week</code>) "
-    "show who plays best here, and "
+    "show who plays best here, <code>/ludo top seasons</code> the hall of fame, and "
     "<code>/ludo forget</code> deletes your stats.",
     "tg.greeting": "Hi! I host games of Ludo. Add me to a group and type /ludo there, or play "
     "right here against computer players: /ludo, then <b>Add computer</b> and <b>Start</b>.",
