@@ -12,8 +12,8 @@ people (:data:`~.results.COMPUTER` keys are left out by the callers).
 The rating shown is a conservative estimate, μ − 3σ, scaled to familiar
 numbers (:func:`shown`): 1 000 for a newcomer; as the rating settles it
 rises towards about 1 500 for a player as good as the others (dice decide
-much of a Ludo game, so it takes dozens of games: "settling in" for about the
-first ten, a "fair idea" until about forty).  Recomputing from the entries each
+much of a Ludo game, so it takes dozens of games: "still settling in" for about
+the first ten, "taking shape" until about forty, then "settled").  Recomputing from the entries each
 time means a change of the model never loses history.
 """
 
@@ -32,7 +32,7 @@ MODEL = PlackettLuce()
 #: the shown rating: BASE + SCALE × (μ − 3σ)
 BASE = 1000
 SCALE = 25
-#: the uncertainty in words: σ above SETTLING is "settling in", above FAIR "fair idea"
+#: the uncertainty in words: σ above SETTLING "still settling in", above FAIR "taking shape"
 SETTLING = 6.0
 FAIR = 4.0
 

@@ -216,7 +216,8 @@ class AfterGame:
 
     async def top(self, interaction: discord.Interaction[Any], period: str) -> None:
         """``/ludo top [period]``: this server's leaderboard (of all time, this month or
-        this week: ``all``, ``month``, ``week``), for everyone."""
+        this week: ``all``, ``month``, ``week``) or its hall of fame (``seasons``), for
+        everyone."""
         async with self._answering(interaction) as answer:
             lang = language(interaction)
             chat = chat_key(interaction)
