@@ -22,7 +22,7 @@ from .hosting import ENDED, OVER, DamagedGame, Game, Refusal, User
 from .hosting.privacy import forget_in, named
 from .hosting.rating import ratings
 from .hosting.results import entries, person_key
-from .hosting.seasons import Season, seasons
+from .hosting.seasons import Season, season_told, seasons
 from .hosting.tally import Tally, tally
 from .outcome import STORE_DOWN
 from .store import DamagedRecord, Kept, Store, StoreError
@@ -76,17 +76,24 @@ class Records:
         """The new ratings of ``game``'s people, just kept: colour -> (rating, change),
         from every game kept in its chat (:mod:`bot.hosting.rating`).  A person whose
         result did not count (the quotas) is left out; empty if the store fails."""
+        return self._told(game)[0]
+
+    def _told(self, game: Game) -> tuple[dict[str, tuple[int, int]], Season | None]:
+        """:meth:`rate`, and the season just ended if ``game`` is the first kept in
+        its chat this month (:func:`bot.hosting.seasons.season_told`)."""
         if game.status != OVER or game.state is None:
-            return {}
+            return {}, None
         try:
-            rated = ratings(self.store.entries(game.chat))
+            kept = self.store.entries(game.chat)
+            rated = ratings(kept)
+            ended = season_told(kept, game.key)
         except StoreError as e:
             self.outage.failed(e)
             log.warning("the ratings of game %s were not told: %s", game.id, e)
-            return {}
+            return {}, None
         except Exception:  # a bug: the game is saved and kept, only its ratings are not told
             log.exception("the ratings of game %s were not told", game.id)
-            return {}
+            return {}, None
         out: dict[str, tuple[int, int]] = {}
         for seat in game.seats:
             person = seat.user or seat.was
@@ -95,16 +102,19 @@ class Records:
             rating = rated.of(game.rules, person_key(person))
             if rating is not None and rating.last == game.key:
                 out[seat.colour] = (rating.shown, rating.change)
-        return out
+        return out, ended
 
     def tell_ratings(self, game: Game) -> None:
         """Put the new ratings of ``game``, just kept, into it for its standings: one
         more compare-and-set of the finished game (lost to a concurrent change, or
         the store failing: the standings go without)."""
-        rated = self.rate(game)
-        if not rated:
+        rated, ended = self._told(game)
+        if not rated and ended is None:
             return
         game.rated = rated
+        if ended is not None:
+            podium = tuple((name, shown) for _, name, shown in ended.podium)
+            game.season = (ended.month.strftime("%Y-%m"), ended.rules, podium)
         try:
             saved = self.store.save(game.id, game.to_bytes(), game.rev, due=None, release=True)
         except StoreError as e:
@@ -113,7 +123,7 @@ class Records:
         if saved:
             game.rev += 1
         else:
-            game.rated = {}
+            game.rated, game.season = {}, None
 
     def seasons(self, chat: str, now: float) -> list[Season] | Refusal:
         """The hall of fame of ``chat``: the podiums of its ended monthly seasons."""

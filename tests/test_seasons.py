@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
+from bot.hosting import DamagedGame, Game
 from bot.hosting.results import person_key
 from bot.hosting.seasons import month_of, seasons
-from bot.present import say
+from bot.present import say, table_view
 from bot.present.after import fame_lines
 from bot.store import Store
 from tests.conftest import FakeClock
@@ -61,3 +64,40 @@ def test_a_month_is_its_utc_calendar_month() -> None:
     assert month_of(at(2026, 11, 30)) == dt.date(2026, 11, 1)
     last_second = dt.datetime(2026, 11, 30, 23, 59, 59, tzinfo=dt.UTC).timestamp()
     assert month_of(last_second + 1) == dt.date(2026, 12, 1)
+
+
+def test_the_first_game_of_a_month_tells_the_season_just_ended_once(
+    store: Store, clock: FakeClock
+) -> None:
+    svc = service(store, clock)
+    clock.advance(at(2026, 10, 20) - clock())
+    october = [finished_game(svc, (ANA, BEN, CID))]
+    clock.advance(60)
+    october.append(finished_game(svc, (ANA, BEN, CID)))
+    assert all(g.season is None for g in october)  # no season had ended
+    clock.advance(at(2026, 11, 2) - clock())
+    first = finished_game(svc, (ANA, BEN))
+    clock.advance(60)
+    second = finished_game(svc, (ANA, BEN))
+    assert second.season is None, "told once, by the month's first game"
+    assert first.season is not None
+    month, rules, podium = first.season
+    names = {person_key(u): u.name for u in (ANA, BEN, CID)}
+    want = [(names[k], shown) for k, shown in expected_top(october, person_key)]
+    assert (month, rules, list(podium)) == ("2026-10", "classic", want)
+    saved = svc.get(first.id)
+    assert saved is not None and saved.season == first.season
+    # under the new ratings in the standings, not on the final board above them
+    view = table_view(first)
+    told = [say(t) for t in view.status]
+    places = ", ".join(f"{m} {n} ({s:,})" for m, (n, s) in zip("🥇🥈🥉", want, strict=True))
+    assert told[-1] == f"The October 2026 season is over. Podium for classic: {places}."
+    assert [t.key for t in view.final_board().status] == ["ev.game_over"]
+    es = say(table_view(first, lang="es").status[-1], lang="es")
+    assert es.startswith("La temporada de octubre de 2026 ha terminado. Podio de Ludo ")
+    # kept with the game and checked when read
+    assert Game.from_bytes(first.to_bytes()).season == first.season
+    for bad in (b'"ss":["2026-1x",', b'"ss":["2026-10","chess!",'):
+        data = first.to_bytes().replace(b'"ss":["2026-10",', bad)
+        with pytest.raises(DamagedGame):
+            Game.from_bytes(data)

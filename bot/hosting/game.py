@@ -102,6 +102,9 @@ class Game:
     #: a finished game: colour -> (its person's new rating, its change), as the
     #: standings tell them (:mod:`.rating`)
     rated: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: the first game finished in a chat in a month: the season just ended there,
+    #: ``(month "YYYY-MM", rule set, ((name, rating), ...) best first)``
+    season: tuple[str, str, tuple[tuple[str, int], ...]] | None = None
     #: the store revision this was loaded at (not saved)
     rev: int = 0
 
@@ -210,6 +213,9 @@ class Game:
             d["lvl"] = self.level
         if self.rated:
             d["rt"] = {c: list(v) for c, v in self.rated.items()}
+        if self.season is not None:
+            month, rules, podium = self.season
+            d["ss"] = [month, rules, [list(p) for p in podium]]
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -271,6 +277,7 @@ class Game:
             first=reading.whole(d["first"], 0, 3, "first") if d.get("first") is not None else None,
             theme=reading.word(d.get("theme", "classic"), "theme"),
             rated=reading.rated(d.get("rt", {}), colours),
+            season=reading.season(d["ss"]) if d.get("ss") is not None else None,
             rev=rev,
         )
         if state is not None and sorted(s.colour or "" for s in game.seats) != sorted(colours):

@@ -174,6 +174,26 @@ def rated(v: Any, colours: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     return out
 
 
+def season(v: Any) -> tuple[str, str, tuple[tuple[str, int], ...]]:
+    """A season's podium: ["YYYY-MM", rule set, [[name, rating], ...]] (three at most)."""
+    if not isinstance(v, list) or len(v) != 3 or not isinstance(v[2], list) or len(v[2]) > 3:
+        raise ValueError("ss must be [month, rules, [[name, rating], ...]]")
+    month, rules, podium = text(v[0], "a season's month", limit=7), word(v[1], "rules"), v[2]
+    if len(month) != 7 or month[4] != "-" or not (month[:4] + month[5:]).isdigit():
+        raise ValueError("a season's month must be YYYY-MM")
+    places = []
+    for p in podium:
+        if not isinstance(p, list) or len(p) != 2:
+            raise ValueError("a podium place must be [name, rating]")
+        places.append(
+            (
+                text(p[0], "a podium name", empty=True, limit=200),
+                whole(p[1], -(10**5), 10**5, "rating"),
+            )
+        )
+    return month, rules, tuple(places)
+
+
 def brief(e: BaseException) -> str:
     """An exception in one short line (a malformed value may be huge)."""
     said = f"{type(e).__name__}: {e}"

@@ -9,6 +9,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .rating import games
 from .results import read_entry
 from .tally import main_rules, rated_ranking, tally
 
@@ -30,6 +31,23 @@ class Season:
 def month_of(when: float) -> dt.date:
     """The first day of the calendar month (UTC) of Unix time ``when``."""
     return dt.datetime.fromtimestamp(when, dt.UTC).date().replace(day=1)
+
+
+def season_told(kept: list[tuple[str, bytes]], key: str) -> Season | None:
+    """The season that ended before the month of kept game ``key``, if that game is
+    the first of its month in the chat (so it is told once: the first game in the
+    order the ratings take, whichever worker keeps it) and the season had games."""
+    played = games(kept)
+    mine = next((g for g in played if g.key == key), None)
+    if mine is None:
+        return None
+    month = month_of(mine.finished)
+    first = next(g for g in played if month_of(g.finished) == month)
+    if first.key != key:
+        return None
+    ended = seasons(kept, mine.finished)
+    previous = (month - dt.timedelta(days=1)).replace(day=1)
+    return ended[0] if ended and ended[0].month == previous else None
 
 
 def seasons(kept: Iterable[tuple[str, bytes]], now: float) -> list[Season]:

@@ -158,16 +158,32 @@ def top_lines(
 MEDALS = ("\N{FIRST PLACE MEDAL}", "\N{SECOND PLACE MEDAL}", "\N{THIRD PLACE MEDAL}")
 
 
+def _podium(places: list[tuple[str, int]], lang: str | None) -> tuple[str, ...]:
+    return tuple(
+        f"{medal} {name} ({rating_text(shown, lang)})"
+        for medal, (name, shown) in zip(MEDALS, places, strict=False)
+    )
+
+
+def season_line(game: Game, lang: str | None) -> Text | None:
+    """The season that just ended, told by the first game of the new month."""
+    if game.season is None:
+        return None
+    month, rules, podium = game.season
+    day = dt.date(int(month[:4]), int(month[5:]), 1)
+    return Text(
+        "season.over",
+        {"month": month_name(day, lang), "rules": rules, "podium": _podium(list(podium), lang)},
+    )
+
+
 def fame_lines(ended: list[Season], lang: str | None) -> list[Text]:
     """The hall of fame: each ended month's podium, the latest first."""
     if not ended:
         return [Text("fame.none")]
     lines = [Text("fame.title")]
     for season in ended:
-        podium = tuple(
-            f"{medal} {name} ({rating_text(shown, lang)})"
-            for medal, (_, name, shown) in zip(MEDALS, season.podium, strict=False)
-        )
+        podium = _podium([(name, shown) for _, name, shown in season.podium], lang)
         lines.append(
             Text(
                 "fame.line",

@@ -18,7 +18,7 @@ from engine import HOME, Move
 
 from ..hosting import ENDED, LOBBY, OVER, PLAYING, Game, Happened, Note, Refusal, User
 from . import buttons as codec
-from .after import ratings_line
+from .after import ratings_line, season_line
 from .catalog import language_name, languages
 from .levels import computer_name, level_choices, level_name, next_level
 from .narrate import mark, name_of, narrate, one_of, seating, together
@@ -77,8 +77,8 @@ class TableView:
 
     def final_board(self) -> TableView:
         """A finished game's last position, without buttons, told with how it ended
-        (the new ratings are the standings' to tell)."""
-        status = tuple(t for t in self.status if t.key != "standings.ratings")
+        (the new ratings and a season's end are the standings' to tell)."""
+        status = tuple(t for t in self.status if t.key not in ("standings.ratings", "season.over"))
         return replace(self, picture="board", buttons=(), turn=None, ping=None, status=status)
 
     def standings(self) -> TableView:
@@ -143,9 +143,9 @@ def table_view(
     elif game.status == OVER and game.state is not None and game.state.winner:
         story = [t for t in story if t.key != "ev.game_over"]
         status.append(prompt(game))
-        rated = ratings_line(game, lang or game.lang)
-        if rated is not None:
-            status.append(rated)
+        for told in (ratings_line(game, lang or game.lang), season_line(game, lang or game.lang)):
+            if told is not None:
+                status.append(told)
     elif not story:
         status.append(prompt(game))
     seat = game.on_turn()

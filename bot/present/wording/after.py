@@ -43,6 +43,7 @@ AFTER: dict[str, str | tuple[str, str]] = {
     "top.none": "No game has finished here yet.",
     "top.none_month": "No game has finished here in {month} yet.",
     "top.none_week": "No game has finished here this week yet.",
+    "season.over": "The {month} season is over. Podium for {rules}: {podium}.",
     "fame.title": "Hall of fame, the monthly seasons:",
     "fame.line": "{month}, {rules}: {podium}",
     "fame.none": "No season has ended here yet: the first ends with this month.",
