@@ -113,8 +113,7 @@ class Records:
             return
         game.rated = rated
         if ended is not None:
-            podium = tuple((name, shown) for _, name, shown in ended.podium)
-            game.season = (ended.month.strftime("%Y-%m"), ended.rules, podium)
+            game.season = (ended.month.strftime("%Y-%m"), ended.rules, ended.podium)
         try:
             saved = self.store.save(game.id, game.to_bytes(), game.rev, due=None, release=True)
         except StoreError as e:

@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 
 from bot.hosting import DamagedGame, Game
+from bot.hosting.privacy import forget_in
 from bot.hosting.results import person_key
 from bot.hosting.seasons import month_of, seasons
 from bot.present import say, table_view
@@ -83,20 +84,22 @@ def test_the_first_game_of_a_month_tells_the_season_just_ended_once(
     assert first.season is not None
     month, rules, podium = first.season
     names = {person_key(u): u.name for u in (ANA, BEN, CID)}
-    want = [(names[k], shown) for k, shown in expected_top(october, person_key)]
+    want = [(k, names[k], shown) for k, shown in expected_top(october, person_key)]
     assert (month, rules, list(podium)) == ("2026-10", "classic", want)
     saved = svc.get(first.id)
     assert saved is not None and saved.season == first.season
     # under the new ratings in the standings, not on the final board above them
     view = table_view(first)
     told = [say(t) for t in view.status]
-    places = ", ".join(f"{m} {n} ({s:,})" for m, (n, s) in zip("🥇🥈🥉", want, strict=True))
+    places = ", ".join(f"{m} {n} ({s:,})" for m, (_, n, s) in zip("🥇🥈🥉", want, strict=True))
     assert told[-1] == f"The October 2026 season is over. Podium for classic: {places}."
     assert [t.key for t in view.final_board().status] == ["ev.game_over"]
     es = say(table_view(first, lang="es").status[-1], lang="es")
     assert es.startswith("La temporada de octubre de 2026 ha terminado. Podio de Ludo ")
-    # kept with the game and checked when read
-    assert Game.from_bytes(first.to_bytes()).season == first.season
+    # kept with the game and checked when read; gone when a person on it is forgotten
+    again = Game.from_bytes(first.to_bytes())
+    assert again.season == first.season
+    assert forget_in(again, person_key(CID)) and again.season is None
     for bad in (b'"ss":["2026-1x",', b'"ss":["2026-10","chess!",'):
         data = first.to_bytes().replace(b'"ss":["2026-10",', bad)
         with pytest.raises(DamagedGame):

@@ -103,8 +103,8 @@ class Game:
     #: standings tell them (:mod:`.rating`)
     rated: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: the first game finished in a chat in a month: the season just ended there,
-    #: ``(month "YYYY-MM", rule set, ((name, rating), ...) best first)``
-    season: tuple[str, str, tuple[tuple[str, int], ...]] | None = None
+    #: ``(month "YYYY-MM", rule set, ((person key, name, rating), ...) best first)``
+    season: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
     #: the store revision this was loaded at (not saved)
     rev: int = 0
 

@@ -29,6 +29,9 @@ def forget_in(game: Game, person: str) -> bool:
         if mine:
             game.rated.pop(seat.colour or "", None)
             changed = True
+    if game.season is not None and any(who == person for who, _, _ in game.season[2]):
+        game.season = None  # a season's podium naming them is no longer told
+        changed = True
     if person_key(game.creator) == person:
         game.creator = User(FORGOTTEN, "creator", "")
         changed = True

@@ -174,21 +174,22 @@ def rated(v: Any, colours: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def season(v: Any) -> tuple[str, str, tuple[tuple[str, int], ...]]:
-    """A season's podium: ["YYYY-MM", rule set, [[name, rating], ...]] (three at most)."""
+def season(v: Any) -> tuple[str, str, tuple[tuple[str, str, int], ...]]:
+    """A season's podium: ["YYYY-MM", rule set, [[who, name, rating], ...]] (three at most)."""
     if not isinstance(v, list) or len(v) != 3 or not isinstance(v[2], list) or len(v[2]) > 3:
-        raise ValueError("ss must be [month, rules, [[name, rating], ...]]")
+        raise ValueError("ss must be [month, rules, [[who, name, rating], ...]]")
     month, rules, podium = text(v[0], "a season's month", limit=7), word(v[1], "rules"), v[2]
     if len(month) != 7 or month[4] != "-" or not (month[:4] + month[5:]).isdigit():
         raise ValueError("a season's month must be YYYY-MM")
     places = []
     for p in podium:
-        if not isinstance(p, list) or len(p) != 2:
-            raise ValueError("a podium place must be [name, rating]")
+        if not isinstance(p, list) or len(p) != 3:
+            raise ValueError("a podium place must be [who, name, rating]")
         places.append(
             (
-                text(p[0], "a podium name", empty=True, limit=200),
-                whole(p[1], -(10**5), 10**5, "rating"),
+                text(p[0], "a podium person", limit=200),
+                text(p[1], "a podium name", empty=True, limit=200),
+                whole(p[2], -(10**5), 10**5, "rating"),
             )
         )
     return month, rules, tuple(places)

@@ -171,10 +171,8 @@ def season_line(game: Game, lang: str | None) -> Text | None:
         return None
     month, rules, podium = game.season
     day = dt.date(int(month[:4]), int(month[5:]), 1)
-    return Text(
-        "season.over",
-        {"month": month_name(day, lang), "rules": rules, "podium": _podium(list(podium), lang)},
-    )
+    places = _podium([(name, shown) for _, name, shown in podium], lang)
+    return Text("season.over", {"month": month_name(day, lang), "rules": rules, "podium": places})
 
 
 def fame_lines(ended: list[Season], lang: str | None) -> list[Text]:
