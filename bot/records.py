@@ -20,7 +20,7 @@ from typing import TypeVar
 from .faults import Outage
 from .hosting import ENDED, OVER, DamagedGame, Game, Refusal, User
 from .hosting.privacy import forget_in, named
-from .hosting.rating import ratings
+from .hosting.rating import games, rate_games
 from .hosting.results import entries, person_key
 from .hosting.seasons import Season, season_told, seasons
 from .hosting.tally import Tally, tally
@@ -72,21 +72,19 @@ class Records:
         self.outage.answered()
         return True
 
-    def rate(self, game: Game) -> dict[str, tuple[int, int]]:
-        """The new ratings of ``game``'s people, just kept: colour -> (rating, change),
-        from every game kept in its chat (:mod:`bot.hosting.rating`).  A person whose
-        result did not count (the quotas) is left out; empty if the store fails."""
-        return self._told(game)[0]
-
     def _told(self, game: Game) -> tuple[dict[str, tuple[int, int]], Season | None]:
-        """:meth:`rate`, and the season just ended if ``game`` is the first kept in
-        its chat this month (:func:`bot.hosting.seasons.season_told`)."""
+        """The new ratings of ``game``'s people, just kept: colour -> (rating, change),
+        from every game kept in its chat (:mod:`bot.hosting.rating`; a person whose
+        result did not count, the quotas, is left out), and the season just ended if
+        ``game`` is the first kept in its chat this month
+        (:func:`bot.hosting.seasons.season_told`).  Nothing if the store fails."""
         if game.status != OVER or game.state is None:
             return {}, None
         try:
             kept = self.store.entries(game.chat)
-            rated = ratings(kept)
-            ended = season_told(kept, game.key)
+            played = games(kept)  # read once, for the ratings and the season
+            rated = rate_games(played)
+            ended = season_told(kept, played, game.key)
         except StoreError as e:
             self.outage.failed(e)
             log.warning("the ratings of game %s were not told: %s", game.id, e)

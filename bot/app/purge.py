@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .terminal import CommandError
 
 if TYPE_CHECKING:
+    from ..store import Store
     from .config import Settings
+
+T = TypeVar("T")
 
 #: how a platform may be written -> its name in the store's keys (``telegram:101``)
 PLATFORMS = {"tg": "telegram", "telegram": "telegram", "dc": "discord", "discord": "discord"}
@@ -31,23 +34,31 @@ def person(text: str) -> str:
     return f"{name}:{int(ident)}"
 
 
-def cmd_forget(args: argparse.Namespace, configured: Callable[[], Settings]) -> int:
-    from ..faults import Outage  # the store's libraries only for the commands that use one
-    from ..records import Records
-    from ..store import StoreError
+def with_store(configured: Callable[[], Settings], work: Callable[[Store], T]) -> T:
+    """``work`` done on the configured store (Redis or the SQLite file), closed after;
+    a store that cannot be opened or used is the command's error, in one line."""
+    from ..store import StoreError  # the store's libraries only for the commands that use one
     from .config import open_configured_store
 
-    settings = configured()
     try:
-        store = open_configured_store(settings)
+        store = open_configured_store(configured())
     except StoreError as e:
         raise CommandError(str(e)) from None
     try:
-        stats, games = Records(store, Outage()).forget_person(args.person)
+        return work(store)
     except StoreError as e:
         raise CommandError(str(e)) from None
     finally:
         store.close()
+
+
+def cmd_forget(args: argparse.Namespace, configured: Callable[[], Settings]) -> int:
+    from ..faults import Outage
+    from ..records import Records
+
+    stats, games = with_store(
+        configured, lambda store: Records(store, Outage()).forget_person(args.person)
+    )
     entries = "entry" if stats == 1 else "entries"
     kept = "game" if games == 1 else "games"
     print(f"forgot {args.person}: {stats} stats {entries} deleted, {games} kept {kept} rewritten")

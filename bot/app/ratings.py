@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .terminal import CommandError
+from .purge import with_store
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -33,26 +33,16 @@ def chat(text: str) -> str:
 
 
 def cmd_ratings(args: argparse.Namespace, configured: Callable[[], Settings]) -> int:
-    from ..hosting.rating import games, ratings
+    from ..hosting.rating import games, rate_games
     from ..hosting.results import COMPUTER
-    from ..hosting.tally import tally
-    from ..store import StoreError
-    from .config import open_configured_store
 
-    settings = configured()
-    try:
-        store = open_configured_store(settings)
-    except StoreError as e:
-        raise CommandError(str(e)) from None
-    try:
-        kept = store.entries(args.chat)
-    except StoreError as e:
-        raise CommandError(str(e)) from None
-    finally:
-        store.close()
-    rated = ratings(kept)
-    names = {who: t.name for who, t in tally(kept).items()}
-    out: dict[str, Any] = {"chat": args.chat, "games": len(games(kept)), "rules": {}}
+    played = games(with_store(configured, lambda store: store.entries(args.chat)))
+    rated = rate_games(played)
+    names: dict[str, str] = {}
+    for game in played:  # the name shown latest
+        for who, entry in game.seats.items():
+            names[who] = entry.name or names.get(who, "")
+    out: dict[str, Any] = {"chat": args.chat, "games": len(played), "rules": {}}
     for rules, table in sorted(rated.by_rules.items()):
         if args.rules and rules != args.rules:
             continue

@@ -161,8 +161,13 @@ class Ratings:
 
 def ratings(kept: Iterable[tuple[str, bytes]]) -> Ratings:
     """Every rating of a chat, from its kept entries."""
+    return rate_games(games(kept))
+
+
+def rate_games(played: Iterable[Played]) -> Ratings:
+    """Every rating from games already read (:func:`games`), in their order."""
     out = Ratings()
-    for game in games(kept):
+    for game in played:
         out.add(game)
     return out
 

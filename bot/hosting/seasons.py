@@ -9,7 +9,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .rating import games
+from .rating import Played
 from .results import read_entry
 from .tally import main_rules, rated_ranking, tally
 
@@ -33,11 +33,11 @@ def month_of(when: float) -> dt.date:
     return dt.datetime.fromtimestamp(when, dt.UTC).date().replace(day=1)
 
 
-def season_told(kept: list[tuple[str, bytes]], key: str) -> Season | None:
+def season_told(kept: list[tuple[str, bytes]], played: list[Played], key: str) -> Season | None:
     """The season that ended before the month of kept game ``key``, if that game is
     the first of its month in the chat (so it is told once: the first game in the
-    order the ratings take, whichever worker keeps it) and the season had games."""
-    played = games(kept)
+    order the ratings take, whichever worker keeps it) and the season had games.
+    ``played``: ``kept`` read as games (:func:`~.rating.games`)."""
     mine = next((g for g in played if g.key == key), None)
     if mine is None:
         return None

@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .rating import Rating, Ratings, Rival, all_rivals, games
+from .rating import Rating, Rival, all_rivals, games, rate_games
 from .results import COMPUTER
 
 #: the one tally of every computer seat of the chat
@@ -73,9 +73,7 @@ def tally(kept: Iterable[tuple[str, bytes]]) -> dict[str, Tally]:
         if entry.finished >= t.latest:
             t.latest = entry.finished
             t.name = entry.name or t.name
-    rated = Ratings()
-    for game in played:
-        rated.add(game)
+    rated = rate_games(played)
     for rules, table in rated.by_rules.items():
         for who, rating in table.items():
             if who in out and who != COMPUTERS:
