@@ -139,6 +139,14 @@ SAMPLE = {
     "forget": "forget",
     "replay": "replay",
     "record": "record",
+    "size": 16,
+    "rounds": 4,
+    "round": 2,
+    "table": 3,
+    "points": "4.5",
+    "tiebreak": "12",
+    "medal": "🥇",
+    "places": "🥇 Ana, 🥈 Ben, 🥉 Bia",
 }
 
 
