@@ -104,6 +104,8 @@ class GameService:
         self.records = Records(store, self.outage, self.quotas.counted)
         #: told (game id, channel, new rev) after every save that succeeded, in its thread
         self.listeners: list[Callable[[str, str, int], None]] = []
+        #: told each finished game once saved and kept (may add to its ``news``)
+        self.finished: list[Callable[[Game], None]] = []
 
     @property
     def store_reachable(self) -> bool:  # no outage, or it has ended (:class:`Outage`)
@@ -237,12 +239,11 @@ class GameService:
         return self.guard.request(work, channel)
 
     def note_shown(self, game_id: str, data: bytes, rev: int) -> bool:
-        """Remember what the chat shows of a game (compare-and-set on the notes' ``rev``);
-        False also when the store cannot be reached."""
+        """Remember what the chat shows of a game (CAS on the notes' ``rev``); False also
+        when the store cannot be reached."""
         return self.guard.read(lambda: self.store.save_shown(game_id, data, rev), False)
 
-    def shown(self, game_id: str) -> Shown | None:
-        """What the chat shows of game ``game_id`` (None: nothing, or no answer)."""
+    def shown(self, game_id: str) -> Shown | None:  # what the chat shows of it (None: no)
         return self.guard.read(lambda: getattr(self.store.load(game_id), "shown", None), None)
 
     def get(self, game_id: str) -> Game | None:
@@ -254,8 +255,7 @@ class GameService:
         return self.guard.read(lambda: self._read(self.store.load_in(channel))[1], None)
 
     def movable(self, channel: str, user: User | None = None) -> list[Move]:
-        """The moves the player on turn can make now, for autocompletion (none when no
-        move is due, or ``user`` is not the one on turn)."""
+        """The moves the player on turn (``user``, if given) can make now, for completion."""
         game = self.game_in(channel)
         seat = game.on_turn() if game is not None else None
         if game is None or seat is None or game.state is None:
@@ -269,7 +269,6 @@ class GameService:
     def fire_due(self, now: float | None = None) -> list[Outcome]:
         """Play the turns whose timer ran out and close the lobbies nobody started;
         one outcome per game that changed (or was damaged: see :attr:`Outcome.freed`).
-
         Safe from every worker at once: a deadline is claimed by one, its move saved
         only if nobody else changed the game.  One game that fails never stops the
         others; an unreachable store ends the round (:attr:`store_answered`)."""
@@ -360,9 +359,8 @@ class GameService:
         return Outcome(None, refusal=Refusal("refuse.busy"))
 
     def _step(self, game: Game, step: Callable[..., T], *args: Any) -> T:
-        """``step(*args)``, a step of hosting on ``game``.  The engine refusing the
-        game's state means the game cannot go on (damage the reading missed): it is
-        let go.  Anything else is a bug, not the game's fault: it is kept."""
+        """``step(*args)`` on ``game``; the engine refusing its state means the game cannot
+        go on (damage the reading missed): it is let go.  Other errors are bugs: kept."""
         try:
             return step(*args)
         except LudoError as e:
@@ -376,6 +374,8 @@ class GameService:
         game.rev += 1
         if finished and self.records.keep(game, self.clock()):
             self.records.tell_ratings(game)
+        for told in self.finished if finished else ():
+            told(game)
         self._changed(game)
         return True
 

@@ -19,7 +19,8 @@ from .lobby import (
     set_level,
     start,
 )
-from .turns import MAX_TIMEOUTS, move, roll, timeout
+from .tables import timeout
+from .turns import MAX_TIMEOUTS, move, roll
 
 __all__ = [
     "ENDED",

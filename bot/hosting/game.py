@@ -105,8 +105,12 @@ class Game:
     #: the first game finished in a chat in a month: the season just ended there,
     #: ``(month "YYYY-MM", rule set, ((person key, name, rating), ...) best first)``
     season: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
+    #: a tournament's table: ``(tournament id, round, table number)``
+    tour: tuple[str, int, int] | None = None
     #: the store revision this was loaded at (not saved)
     rev: int = 0
+    #: what saving it set off, to show after it (a tournament's next table...; not saved)
+    news: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.chat = self.chat or self.channel
@@ -216,6 +220,8 @@ class Game:
         if self.season is not None:
             month, rules, podium = self.season
             d["ss"] = [month, rules, [list(p) for p in podium]]
+        if self.tour is not None:
+            d["tr"] = list(self.tour)
         return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
@@ -278,6 +284,7 @@ class Game:
             theme=reading.word(d.get("theme", "classic"), "theme"),
             rated=reading.rated(d.get("rt", {}), colours),
             season=reading.season(d["ss"]) if d.get("ss") is not None else None,
+            tour=reading.tour(d["tr"]) if d.get("tr") is not None else None,
             rev=rev,
         )
         if state is not None and sorted(s.colour or "" for s in game.seats) != sorted(colours):

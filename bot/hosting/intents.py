@@ -25,6 +25,10 @@ KINDS = (
 )
 
 
+#: what cannot be done at a tournament's table: it is seated, and starts, by itself
+TOUR_SET = ("add_computer", "remove_computer", "start", "level")
+
+
 @dataclass(frozen=True)
 class Intent:
     """``kind`` is one of :data:`KINDS`; ``piece`` (from 1) goes with ``move``, ``lang``
@@ -46,6 +50,8 @@ def perform(game: Game, user: User, intent: Intent, luck: Luck) -> Happened:
     in_person(user)
     happened = Happened(by=user)
     kind = intent.kind
+    if game.tour is not None and kind in TOUR_SET:
+        raise Refusal("refuse.tour_table_set")  # a tournament's table is set by it
     if kind == "join":
         join(game, user, happened, luck)
     elif kind == "leave":

@@ -78,6 +78,8 @@ def join(game: Game, user: User, happened: Happened, luck: Luck | None = None) -
         return
     if seat is not None:
         raise Refusal("refuse.already_seated")
+    if game.tour is not None:
+        raise Refusal("refuse.tour_table_join")
     if len(game.seats) >= options(game).max_players:
         raise Refusal("refuse.full")
     game.seats.append(Seat(user))
@@ -141,6 +143,13 @@ def start(game: Game, user: User, luck: Luck, happened: Happened) -> None:
         game.seats = ready
         game.first = None
         happened.note("rematch.without", players=names)
+    begin(game, luck, happened)
+
+
+def begin(game: Game, luck: Luck, happened: Happened) -> None:
+    """Start the game with the seats as they are (computers filling where the rules
+    need four)."""
+    opts = options(game)
     happened.note("game.started")
     if fills(opts):
         empty = 4 - len(game.seats)
@@ -212,6 +221,8 @@ def leave(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     """Leave the lobby, or hand a running game's seat to a computer player."""
     need(game, LOBBY, PLAYING)
     seat = seated(game, user)
+    if game.tour is not None and game.status == LOBBY:
+        raise Refusal("refuse.tour_table_leave")
     if game.status == LOBBY:
         pass_host(game, seat)
         game.seats.remove(seat)
@@ -226,7 +237,7 @@ def leave(game: Game, user: User, luck: Luck, happened: Happened) -> None:
     seat.was, seat.user = seat.user, None
     seat.took_over = True
     happened.note("game.left", who=user.name, colour=seat.colour)
-    if not game.humans:
+    if not game.humans and game.tour is None:  # a tournament's table is played out
         finish(game, ENDED)
         happened.note("game.ended_empty")
         return
@@ -236,6 +247,8 @@ def leave(game: Game, user: User, luck: Luck, happened: Happened) -> None:
 def end(game: Game, user: User, can_manage: bool, happened: Happened) -> None:
     """End the game: its creator, or someone the platform lets manage the channel."""
     need(game, LOBBY, PLAYING)
+    if game.tour is not None:  # it ends with its tournament
+        raise Refusal("refuse.tour_table_end")
     if not (user.same(game.creator) or can_manage):
         raise Refusal("refuse.only_creator_ends", host=game.creator.name)
     finish(game, ENDED)

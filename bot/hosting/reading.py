@@ -195,6 +195,13 @@ def season(v: Any) -> tuple[str, str, tuple[tuple[str, str, int], ...]]:
     return month, rules, tuple(places)
 
 
+def tour(v: Any) -> tuple[str, int, int]:
+    """A tournament's table: ``[tournament id, round, table number]``."""
+    if not isinstance(v, list) or len(v) != 3:
+        raise ValueError("tr must be [tournament, round, table]")
+    return (text(v[0], "tr", limit=64), whole(v[1], 1, 999, "tr"), whole(v[2], 1, 99, "tr"))
+
+
 def brief(e: BaseException) -> str:
     """An exception in one short line (a malformed value may be huge)."""
     said = f"{type(e).__name__}: {e}"

@@ -26,7 +26,8 @@ from .text import Text
 TOP = 10
 
 
-def _locale(lang: str | None) -> Locale:
+def locale_of(lang: str | None) -> Locale:
+    """The Babel locale of ``lang`` (English if unknown)."""
     try:
         return Locale.parse(lang or SOURCE)
     except (ValueError, UnknownLocaleError):
@@ -34,7 +35,7 @@ def _locale(lang: str | None) -> Locale:
 
 
 def _counts(t: Tally, lang: str | None) -> dict[str, Any]:
-    loc = _locale(lang)
+    loc = locale_of(lang)
     return {
         "games": Text("stats.games", {"count": t.games}),
         "wins": Text("stats.wins", {"count": t.wins}),
@@ -46,7 +47,7 @@ def _counts(t: Tally, lang: str | None) -> dict[str, Any]:
 def rating_text(rating: Rating | int, lang: str | None) -> str:
     """A shown rating the reader's way: ``1,512`` or ``1.512``."""
     shown = rating if isinstance(rating, int) else rating.shown
-    return format_decimal(shown, locale=_locale(lang))
+    return format_decimal(shown, locale=locale_of(lang))
 
 
 def ratings_line(game: Game, lang: str | None) -> Text | None:
@@ -72,7 +73,7 @@ def signed(change: int, lang: str | None) -> str:
     """A change of rating: +23, a true minus sign before a loss (no markup reads it
     as a list), and ± for none."""
     sign = "+" if change > 0 else "\u2212" if change < 0 else "\u00b1"
-    return sign + format_decimal(abs(change), locale=_locale(lang))
+    return sign + format_decimal(abs(change), locale=locale_of(lang))
 
 
 def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None) -> list[Text]:
@@ -112,7 +113,7 @@ def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None
 
 def month_name(month: dt.date, lang: str | None) -> str:
     """ "November 2026", "novembro de 2026": a month and its year, the reader's way."""
-    return format_skeleton("yMMMM", month, locale=_locale(lang))
+    return format_skeleton("yMMMM", month, locale=locale_of(lang))
 
 
 def top_lines(

@@ -30,6 +30,9 @@ _LETTERS = {
 _KINDS = {kind: letter for letter, kind in _LETTERS.items()}
 _GAME = re.compile(r"g:([0-9a-f]{8}):(\d{1,9}):([a-z])([1-6]?)")
 _NEW = re.compile(r"n:([a-z]{1,16})(:teams)?")
+_TOUR = re.compile(r"t:([0-9a-f]{8}):(\d{1,9}):([jlse])")
+#: a tournament's sign-up button: letter <-> what it asks
+TOUR_ACTIONS = {"j": "join", "l": "leave", "s": "start", "e": "end"}
 
 
 @dataclass(frozen=True)
@@ -76,3 +79,24 @@ def parse_new_game(data: object) -> tuple[str, bool] | None:
     """(rules, teams) of a rule chooser's button data, or None."""
     m = _NEW.fullmatch(data) if isinstance(data, str) else None
     return (m.group(1), bool(m.group(2))) if m else None
+
+
+@dataclass(frozen=True)
+class TourPress:
+    """A press of a tournament's sign-up button: which tournament, at which version."""
+
+    tour_id: str
+    version: int
+    what: str
+
+
+def tour_button(tour_id: str, version: int, what: str) -> str:
+    """The data of a tournament's button doing ``what`` (join, leave, start, end)."""
+    letter = next(k for k, v in TOUR_ACTIONS.items() if v == what)
+    return f"t:{tour_id}:{version}:{letter}"
+
+
+def parse_tour_press(data: object) -> TourPress | None:
+    """The press a tournament's button data asks for, or None (not one, or malformed)."""
+    m = _TOUR.fullmatch(data) if isinstance(data, str) else None
+    return TourPress(m.group(1), int(m.group(2)), TOUR_ACTIONS[m.group(3)]) if m else None

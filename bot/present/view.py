@@ -135,7 +135,7 @@ def table_view(
     status: list[Text] = []
     if game.status == LOBBY:
         status.append(lobby_status(game))
-        if game.waiting:
+        if game.waiting and game.tour is None:
             names = tuple(s.user.name for s in game.waiting if s.user is not None)
             status.append(Text("lobby.waiting", {"players": names}))
     elif game.status == PLAYING:
@@ -180,6 +180,10 @@ def _timed_out(happened: Happened) -> bool:
 
 def lobby_status(game: Game) -> Text:
     names = tuple(s.user.name if s.user else computer_name(s.level) for s in game.seats)
+    if game.tour is not None:
+        _, round_, table = game.tour
+        facts = {"round": round_, "table": table, "players": names, "timer": game.timer}
+        return Text("tour.table_opened", facts)
     opts = engine.rules_for(game.rules, game.options)
     return Text(
         "lobby.status",
@@ -225,9 +229,11 @@ def table_buttons(game: Game) -> tuple[tuple[Button, ...], ...]:
 
     if game.status in (OVER, ENDED):
         # the same table again, for the people still at it
-        if game.state is None or not game.humans:
+        if game.state is None or not game.humans or game.tour is not None:
             return ()
         return ((button("rematch", Text("btn.rematch"), "primary"),),)
+    if game.status == LOBBY and game.tour is not None:
+        return ((button("join", Text("btn.ready"), "primary"),),)  # seated by the tournament
     if game.status == LOBBY:
         join = Text("btn.ready" if game.after else "btn.join")
         level = Button(

@@ -21,24 +21,20 @@ from telegram.error import InvalidToken, NetworkError
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from ...hosting import Game, Intent
-from ...present import (
-    TableView,
-    Text,
-    parse_new_game,
-    parse_press,
-    refusal_text,
-    say,
-    table_view,
-)
+from ...present import TableView, Text, parse_new_game, parse_press, refusal_text, say, table_view
+from ...present.buttons import parse_tour_press
 from ...service import GameService, Outcome
 from ...store.pace import Limits, MemoryPacer, Pacer
+from ...tournaments import tournaments_of
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle
 from ..reach import within
+from ..tour_args import WORDS as TOUR_WORDS
 from .after import WORDS, AfterGame
 from .board_button import BoardButton, MiniApp
 from .chooser import RuleChooser
 from .commands import (
+    COMMANDS,
     help_text,
     parse_ludo_args,
     piece_of,
@@ -51,6 +47,7 @@ from .limited import Entrance, Limiter
 from .notices import Notices, toast
 from .screen import PREFIX
 from .tables import Tables
+from .tours import TelegramTours
 from .updates import (
     WebhookSettings,
     channel_of,
@@ -133,20 +130,11 @@ class TelegramAdapter:
             self.board,
             self.drawing,
         )
+        tours = tournaments_of(service)
+        self.tours = TelegramTours(tours, self.tables, self.notices, self._call, self.show)
         guards = self.faults, self.notices.sorry, Entrance(limiter, self.notices).admit
-        for name, handler in (
-            ("start", self.cmd_start),
-            ("help", self.cmd_help),
-            ("ludo", self.cmd_ludo),
-            ("join", self.cmd_join),
-            ("leave", self.cmd_leave),
-            ("roll", self.cmd_roll),
-            ("move", self.cmd_move),
-            ("board", self.cmd_board),
-            ("rules", self.cmd_rules),
-            ("end", self.cmd_end),
-            ("language", self.cmd_language),
-        ):
+        for name in ("start", *COMMANDS):
+            handler = getattr(self, f"cmd_{name}")
             command = bounded(handler, self.notices.tell)  # far too many words: refused
             self.app.add_handler(CommandHandler(name, guarded(command, *guards)))
         self.app.add_handler(CallbackQueryHandler(guarded(self.on_button, *guards)))
@@ -224,6 +212,7 @@ class TelegramAdapter:
     ) -> None:
         """Bring the chat of the outcome's game to its newest view (see :class:`.Tables`)."""
         self.tables.show(outcome, fresh=fresh, pressed=pressed, view=view, lang=lang)
+        await self.tours.news(outcome.game)  # a tournament's next table, its word
 
     def _finished(self, game: Game) -> None:
         self.after.replay_soon(game)  # a game played to its end: the whole game again
@@ -248,6 +237,9 @@ class TelegramAdapter:
         args = context.args or []
         if args and args[0].lower() == "language":
             await self._change_language(update, args[1:])
+            return
+        if args and args[0].lower() in TOUR_WORDS:
+            await self.tours.command(update, channel, user, args[1:])
             return
         if args and args[0].lower() in WORDS:
             await self.after.command(update, channel, user, args)
@@ -359,7 +351,10 @@ class TelegramAdapter:
         channel = channel_of(message, message.chat.id)
         user = user_of(query.from_user)
         pressed: str | None = str(message.message_id)
-        chosen = parse_new_game(query.data)
+        chosen, tour_press = parse_new_game(query.data), parse_tour_press(query.data)
+        if tour_press is not None:
+            await self.tours.pressed(update, query, message, channel, user, tour_press)
+            return
         if chosen is not None:
             outcome = await self.chooser.chosen(message, channel, user, chosen, lang)
         else:

@@ -17,6 +17,7 @@ from .pictures import PICTURES
 from .refusals import REFUSALS
 from .telegram import TELEGRAM
 from .terminal import TERMINAL
+from .tour import TOUR
 
 Wording = Mapping[str, str | tuple[str, str]]
 
@@ -30,6 +31,7 @@ TABLES: tuple[Wording, ...] = (
     TELEGRAM,
     DISCORD,
     LIMITS,
+    TOUR,
 )
 
 

@@ -1,0 +1,357 @@
+"""A tournament in a chat, without any I/O: sign-up, rounds of tables, results, standings.
+
+A :class:`Tournament` is one stored record (like a game: loaded fresh, changed by one
+step, saved with one compare-and-set).  Its tables are ordinary games of the chat
+(:attr:`bot.hosting.Game.tour` names the tournament and the table); the service opens
+them one after another and tells the tournament each one's places (:func:`record`).
+
+Formats (decisions "about tournaments" in docs/decisions.md):
+
+- ``swiss``: a fixed number of rounds; everybody plays every round.  A place is worth
+  ``3 × (players beaten) / (others at the table)`` points (a table of four: 3, 2, 1, 0);
+  similar scores sit together (:func:`.pairing.swiss`), avoiding repeat opponents.
+  Standings: points, then the points of everyone one has met (Buchholz), then rating.
+- ``knockout``: the first two of each table go on, until four or fewer are left: they
+  play the final table.  Standings: how far one got, then the place in one's last table.
+
+Every step raises :class:`.Refusal` (nothing changes) or notes what it did in a
+:class:`.Happened`; the presenter chooses the words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine import LudoError
+
+from .game import NORMAL, User
+from .happened import Happened, Refusal
+from .pairing import met_pairs, snake, swiss
+from .results import person_key
+
+SWISS, KNOCKOUT = "swiss", "knockout"
+FORMATS = (SWISS, KNOCKOUT)
+SIGNUP, RUNNING, DONE, ENDED = "signup", "running", "done", "ended"
+STATUSES = (SIGNUP, RUNNING, DONE, ENDED)
+#: how many may sign up: at least, at most
+SIZE_RANGE = (4, 32)
+#: Swiss rounds: at least, at most
+ROUNDS_RANGE = (1, 6)
+#: a tournament's turn timer (seconds): required, so no table can stall
+TOUR_TIMER_RANGE = (10, 3600)
+#: what a Swiss place is worth at most (the winner of a table)
+TOP_POINTS = 3.0
+#: the most tables a tournament keeps (32 players, 6 rounds: 48)
+MAX_TABLES = 200
+
+
+@dataclass
+class Entrant:
+    """A person signed up, with the rating they came with (seating goes by it)."""
+
+    user: User
+    rating: int
+
+    @property
+    def key(self) -> str:
+        return person_key(self.user)
+
+
+@dataclass
+class Table:
+    """One table of a round: who sits there (entrants' keys), the game that plays it,
+    and, once played, each one's place (1 = first; equal places tie)."""
+
+    round: int
+    number: int
+    players: list[str]
+    game: str | None = None
+    places: dict[str, int] | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.places is not None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings."""
+
+    key: str
+    name: str
+    place: int
+    #: Swiss: points; knockout: the round reached
+    points: float
+    #: Swiss: the opponents' points (Buchholz); knockout: the place in one's last table
+    tiebreak: float
+    rating: int
+
+
+@dataclass
+class Tournament:
+    id: str
+    channel: str
+    chat: str
+    rules: str
+    options: dict[str, Any]
+    host: User
+    fmt: str
+    size: int
+    #: Swiss: the rounds to play; knockout: 0 (as many as it takes)
+    rounds: int
+    timer: int
+    lang: str = "en"
+    level: str = NORMAL
+    status: str = SIGNUP
+    version: int = 1
+    entrants: list[Entrant] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    round: int = 0
+    created: float = 0.0
+    #: the store revision this was loaded at (not saved)
+    rev: int = 0
+
+    # -- reading ----------------------------------------------------------
+
+    def entrant(self, key: str) -> Entrant | None:
+        return next((e for e in self.entrants if e.key == key), None)
+
+    def name(self, key: str) -> str:
+        e = self.entrant(key)
+        return e.user.name if e is not None else "?"
+
+    def current(self) -> list[Table]:
+        """The tables of the round being played."""
+        return [t for t in self.tables if t.round == self.round]
+
+    def next_table(self) -> Table | None:
+        """The table to open next (one at a time): the first of the round not opened."""
+        if self.status != RUNNING:
+            return None
+        return next((t for t in self.current() if t.game is None), None)
+
+    def playing(self) -> Table | None:
+        """The table opened and not finished yet."""
+        return next((t for t in self.current() if t.game is not None and not t.done), None)
+
+    def table_of(self, game_id: str) -> Table | None:
+        return next((t for t in self.tables if t.game == game_id), None)
+
+    @property
+    def last_round(self) -> bool:
+        if self.fmt == SWISS:
+            return self.round >= self.rounds
+        return len(self.current()) == 1  # knockout: the final table
+
+
+# -- steps ----------------------------------------------------------------------
+
+
+def open_tournament(
+    tid: str,
+    channel: str,
+    user: User,
+    rules: str,
+    opts: dict[str, Any] | None,
+    *,
+    fmt: str,
+    size: int,
+    rounds: int,
+    timer: int,
+    now: float,
+    rating: int,
+    lang: str = "en",
+    level: str = NORMAL,
+    chat: str = "",
+) -> Tournament:
+    """Sign-up for a new tournament, its host signed up first (refused if set up wrong)."""
+    if user.shared:
+        raise Refusal("refuse.as_yourself")
+    try:
+        chosen = engine.rules_for(rules, opts or {})
+    except LudoError as e:
+        facts = getattr(e, "params", {})
+        raise Refusal(
+            "refuse.bad_rules", reason=getattr(e, "reason", "bad_rules"), **facts
+        ) from None
+    if chosen.teams:
+        raise Refusal("refuse.tour_teams")
+    if fmt not in FORMATS:
+        raise Refusal("refuse.tour_format", formats=FORMATS)
+    if not SIZE_RANGE[0] <= size <= SIZE_RANGE[1]:
+        raise Refusal("refuse.tour_size", low=SIZE_RANGE[0], high=SIZE_RANGE[1])
+    if fmt == SWISS and not ROUNDS_RANGE[0] <= rounds <= ROUNDS_RANGE[1]:
+        raise Refusal("refuse.tour_rounds", low=ROUNDS_RANGE[0], high=ROUNDS_RANGE[1])
+    if not TOUR_TIMER_RANGE[0] <= timer <= TOUR_TIMER_RANGE[1]:
+        raise Refusal("refuse.tour_timer", low=TOUR_TIMER_RANGE[0], high=TOUR_TIMER_RANGE[1])
+    return Tournament(
+        id=tid,
+        channel=channel,
+        chat=chat or channel,
+        rules=rules,
+        options=chosen.overrides(),
+        host=user,
+        fmt=fmt,
+        size=size,
+        rounds=rounds if fmt == SWISS else 0,
+        timer=timer,
+        lang=lang,
+        level=level,
+        entrants=[Entrant(user, rating)],
+        created=now,
+    )
+
+
+def sign_up(t: Tournament, user: User, rating: int, happened: Happened) -> None:
+    """Sign up; the tournament starts by itself once it is full."""
+    if user.shared:
+        raise Refusal("refuse.as_yourself")
+    _need(t, SIGNUP)
+    if t.entrant(person_key(user)) is not None:
+        raise Refusal("refuse.tour_signed_up")
+    if len(t.entrants) >= t.size:
+        raise Refusal("refuse.tour_full", size=t.size)
+    t.entrants.append(Entrant(user, rating))
+    t.version += 1
+    happened.note("tour.joined", who=user.name, count=len(t.entrants), size=t.size)
+    if len(t.entrants) == t.size:
+        _begin(t, happened)
+
+
+def withdraw(t: Tournament, user: User, happened: Happened) -> None:
+    """Leave the sign-up (the host stays: they end the tournament instead)."""
+    _need(t, SIGNUP)
+    e = t.entrant(person_key(user))
+    if e is None:
+        raise Refusal("refuse.tour_not_signed_up")
+    if user.same(t.host):
+        raise Refusal("refuse.tour_host_stays")
+    t.entrants.remove(e)
+    t.version += 1
+    happened.note("tour.left", who=user.name, count=len(t.entrants), size=t.size)
+
+
+def start(t: Tournament, user: User, can_manage: bool, happened: Happened) -> None:
+    """Close the sign-up and seat the first round: the host, or a moderator."""
+    _need(t, SIGNUP)
+    if not (user.same(t.host) or can_manage):
+        raise Refusal("refuse.tour_only_host", host=t.host.name)
+    if len(t.entrants) < SIZE_RANGE[0]:
+        raise Refusal("refuse.tour_need", need=SIZE_RANGE[0], count=len(t.entrants))
+    _begin(t, happened)
+
+
+def end(t: Tournament, user: User, can_manage: bool, happened: Happened) -> None:
+    """Stop the tournament (no winner): the host, or a moderator."""
+    _need(t, SIGNUP, RUNNING)
+    if not (user.same(t.host) or can_manage):
+        raise Refusal("refuse.tour_only_host", host=t.host.name)
+    t.status = ENDED
+    t.version += 1
+    happened.note("tour.ended_by", who=user.name)
+
+
+def record(t: Tournament, game_id: str, places: dict[str, int], happened: Happened) -> bool:
+    """The table played by ``game_id`` finished with ``places`` (entrant key -> place);
+    False if that was told already (or is no table of this tournament's round)."""
+    table = t.table_of(game_id)
+    if t.status != RUNNING or table is None or table.done or table.round != t.round:
+        return False
+    if set(places) != set(table.players):
+        raise ValueError("the places must name the table's players")
+    table.places = dict(places)
+    t.version += 1
+    happened.note("tour.table_done", round=t.round, table=table.number)
+    if all(x.done for x in t.current()):
+        if t.last_round or (t.fmt == KNOCKOUT and len(_advancing(t)) < 2):
+            t.status = DONE
+            happened.note("tour.won", who=t.name(standings(t)[0].key))
+        else:
+            _seat(t)
+            happened.note("tour.round", round=t.round, tables=len(t.current()))
+    return True
+
+
+def _begin(t: Tournament, happened: Happened) -> None:
+    t.status = RUNNING
+    happened.note("tour.started", count=len(t.entrants))
+    _seat(t)
+    happened.note("tour.round", round=t.round, tables=len(t.current()))
+
+
+def _need(t: Tournament, *status: str) -> None:
+    if t.status not in status:
+        raise Refusal("refuse.tour_signup_closed" if t.status == RUNNING else "refuse.tour_over")
+
+
+def _ratings(t: Tournament) -> dict[str, int]:
+    return {e.key: e.rating for e in t.entrants}
+
+
+def _seat(t: Tournament) -> None:
+    """Seat the next round."""
+    rating = _ratings(t)
+    if t.round == 0:
+        seated = snake([e.key for e in t.entrants], rating)
+    elif t.fmt == KNOCKOUT:
+        seated = snake(_advancing(t), rating)
+    else:
+        played = [x.players for x in t.tables]
+        seated = swiss([e.key for e in t.entrants], points(t), rating, met_pairs(played))
+    t.round += 1
+    t.tables.extend(Table(t.round, k + 1, players) for k, players in enumerate(seated))
+
+
+def _advancing(t: Tournament) -> list[str]:
+    """Knockout: who goes on from the round just played: each table's first two (a tie
+    at the cut goes to the better rating)."""
+    rating = _ratings(t)
+    out: list[str] = []
+    for table in t.current():
+        places = table.places or {}
+        order = sorted(table.players, key=lambda k: (places.get(k, 9), -rating.get(k, 0)))
+        out.extend(order[:2])
+    return out
+
+
+def place_points(place: int, seats: int) -> float:
+    """What a Swiss place is worth at a table of ``seats``."""
+    return TOP_POINTS * (seats - place) / (seats - 1)
+
+
+def points(t: Tournament) -> dict[str, float]:
+    """Each entrant's Swiss points so far."""
+    out = {e.key: 0.0 for e in t.entrants}
+    for table in t.tables:
+        for key, place in (table.places or {}).items():
+            out[key] += place_points(place, len(table.players))
+    return out
+
+
+def standings(t: Tournament) -> list[Standing]:
+    """Everybody, best first (see the module's doc for the order)."""
+    rating = _ratings(t)
+    rows: list[tuple[tuple[float, float, int, str], str, float, float]] = []
+    if t.fmt == SWISS:
+        pts = points(t)
+        for e in t.entrants:
+            met = {k for x in t.tables if x.done and e.key in x.players for k in x.players}
+            buchholz = sum(pts[k] for k in met - {e.key})
+            order = (-pts[e.key], -buchholz, -e.rating, e.user.name)
+            rows.append((order, e.key, pts[e.key], buchholz))
+    else:
+        for e in t.entrants:
+            mine = [x for x in t.tables if e.key in x.players]
+            last = mine[-1] if mine else None
+            reached = last.round if last is not None else 0
+            place = (last.places or {}).get(e.key, 4) if last is not None else 4
+            rows.append(((-reached, place, -e.rating, e.user.name), e.key, reached, place))
+    rows.sort()
+    out: list[Standing] = []
+    for k, (order, key, pts_, tie) in enumerate(rows):
+        same = k > 0 and rows[k - 1][0][:2] == order[:2]
+        place = out[-1].place if same else k + 1
+        out.append(Standing(key, t.name(key), place, pts_, tie, rating[key]))
+    return out

@@ -1,0 +1,66 @@
+"""Tournaments: the sign-up, the rounds, the standings, the winner, and their refusals."""
+
+from __future__ import annotations
+
+TOUR: dict[str, str | tuple[str, str]] = {
+    "tour.header.swiss": "🏆 Tournament of {rules} hosted by {host}: Swiss, {rounds} rounds, "
+    "up to {size} players, {timer} s a turn.",
+    "tour.header.knockout": "🏆 Tournament of {rules} hosted by {host}: knockout (the first two "
+    "of each table go through to the final table), up to {size} players, {timer} s a turn.",
+    "tour.signed_up": (
+        "Signed up ({count} of {size}): {players}.",
+        "Signed up ({count} of {size}): {players}.",
+    ),
+    "tour.signup_help": "Press Join to sign up. It starts when it is full, or when the host "
+    "presses Start (at least {need} players).",
+    "tour.joined": "{who} signed up.",
+    "tour.left": "{who} is no longer signed up.",
+    "tour.started": (
+        "The tournament starts with {count} player.",
+        "The tournament starts with {count} players.",
+    ),
+    "tour.standings_after": "Standings after round {round} (points, then the points of "
+    "the opponents met):",
+    "tour.row.swiss": "{place}. {name}: {points} ({tiebreak})",
+    "tour.row.knockout": "{place}. {name}: reached round {round}",
+    "tour.round": "Round {round}:",
+    "tour.final": "The final table:",
+    "tour.table": "Table {table}: {players}",
+    "tour.one_by_one": "The tables play here one after another.",
+    "tour.won": "🏆 {who} wins the tournament!",
+    "tour.podium": "Podium: {places}",
+    "tour.podium.place": "{medal} {name}",
+    "tour.final_standings": "Final standings:",
+    "tour.final_standings.swiss": "Final standings (points, then the points of the opponents met):",
+    "tour.ended_by": "{who} ended the tournament. It has no winner.",
+    "tour.table_opened": "🏆 Tournament, round {round}, table {table}: {players}. Press "
+    "I'm in. The game starts when everybody has, or in {timer} s, with the computer playing "
+    "for anyone who is not there.",
+    "tour.no_shows": "The computer plays for {players}, who did not come.",
+    "tour.table_stopped": "The tournament ended, and this table with it.",
+    "btn.tour_join": "Join",
+    "btn.tour_leave": "Leave",
+    "btn.tour_start": "Start",
+    "refuse.tour_number": "{name} takes a whole number, such as {name}=8.",
+    "refuse.tour_running": "A tournament is already running here.",
+    "refuse.no_tour": "There is no tournament here. Start one with /ludo tournament.",
+    "refuse.tour_teams": "Tournaments are played without teams for now.",
+    "refuse.tour_format": "A tournament is swiss or knockout.",
+    "refuse.tour_size": "A tournament takes {low} to {high} players.",
+    "refuse.tour_rounds": "A Swiss tournament has {low} to {high} rounds.",
+    "refuse.tour_timer": "A tournament needs a turn timer of {low} to {high} seconds.",
+    "refuse.tour_signed_up": "You are signed up already.",
+    "refuse.tour_full": "The tournament is full ({size} players).",
+    "refuse.tour_not_signed_up": "You are not signed up.",
+    "refuse.tour_host_stays": "The host cannot leave the sign-up; end the tournament instead.",
+    "refuse.tour_only_host": "Only {host}, who hosts it, or a moderator can do that.",
+    "refuse.tour_need": "A tournament needs at least {need} players; {count} have signed up.",
+    "refuse.tour_signup_closed": "The sign-up is closed: the tournament is being played.",
+    "refuse.tour_over": "That tournament is over.",
+    "refuse.tour_table_leave": "This is a tournament table: if you do not play, the computer "
+    "plays your seat when the time is up.",
+    "refuse.tour_table_end": "A tournament's table ends with its tournament: the host can end "
+    "it with /ludo tournament end.",
+    "refuse.tour_table_join": "This table is seated by the tournament.",
+    "refuse.tour_table_set": "A tournament's table is seated and started by the tournament.",
+}

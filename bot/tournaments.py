@@ -1,0 +1,346 @@
+"""Tournaments in a chat: the only code that loads and saves them.
+
+A tournament is kept in the store as a record of its own, beside the games (its id in
+the bucket of its key ``tour:<channel>``, which it holds while it runs, so a chat runs
+one at a time and a Redis Cluster keeps both in one slot).  Like a game it is loaded
+fresh for each request, changed by one step of :mod:`bot.hosting.tournament`, and saved
+with one compare-and-set (again from the fresh copy on a conflict).
+
+Its tables are ordinary games of its channel, played one after another.  When one
+finishes, the game service tells :meth:`Tournaments.table_finished` (right after the
+game's final save); that records the places and opens the next table.  Each step is
+safe to repeat: the next table's id is saved in the tournament before the table is
+created, and :meth:`Tournaments.drive` creates a table that is missing and records one
+that finished, so a worker dying in between leaves nothing that the next request (or
+``/ludo tournament``) does not mend.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .hosting import LOBBY, OVER, PLAYING, Game, Happened, Refusal, User
+from .hosting import tournament as tour
+from .hosting.dice import new_seed
+from .hosting.rating import ratings, shown
+from .hosting.results import person_key
+from .hosting.tables import places_of, table_game
+from .hosting.tour_codec import dump, load
+from .hosting.tournament import Tournament
+from .hosting.turns import finish
+from .outcome import STORE_DOWN, Outcome
+from .store import Store, StoreError, new_game_id
+from .store.base import DamagedRecord
+
+log = logging.getLogger(__name__)
+
+#: how often a save is retried after a conflicting save by another worker
+MAX_RETRIES = 20
+#: the rating of a person with no game kept in the chat (μ 25, σ 25/3 shown)
+UNRATED = shown(25.0, 25.0 / 3)
+
+
+def key_of(channel: str) -> str:
+    """The key a channel's tournament holds while it runs."""
+    return f"tour:{channel}"
+
+
+@dataclass
+class TourOutcome:
+    """What one tournament request came to: the tournament as saved (or as it stands,
+    when refused), what happened, why nothing did, and the tables it opened or changed
+    (game outcomes, to show in the chat)."""
+
+    tour: Tournament | None
+    happened: Happened | None = None
+    refusal: Refusal | None = None
+    tables: list[Outcome] = field(default_factory=list)
+
+
+_ONE: weakref.WeakKeyDictionary[object, Tournaments] = weakref.WeakKeyDictionary()
+
+
+def tournaments_of(service: object) -> Tournaments:
+    """The one :class:`Tournaments` of a game service (every adapter shares it, so a
+    finished table is told once)."""
+    made = _ONE.get(service)
+    if made is None:
+        made = _ONE[service] = Tournaments(service)
+    return made
+
+
+class Tournaments:
+    """One per game service (:func:`tournaments_of`); never raises."""
+
+    def __init__(self, service: object) -> None:
+        from .service import GameService
+
+        assert isinstance(service, GameService)
+        self.service = service
+        self.store: Store = service.store
+        service.finished.append(self.table_finished)
+
+    # -- requests -------------------------------------------------------------
+
+    def open(
+        self,
+        channel: str,
+        user: User,
+        rules: str = "classic",
+        options: dict[str, object] | None = None,
+        *,
+        fmt: str = tour.SWISS,
+        size: int = 8,
+        rounds: int = 3,
+        timer: int = 120,
+        lang: str = "en",
+        chat: str = "",
+        level: str = "normal",
+    ) -> TourOutcome:
+        """Open the sign-up of a tournament in ``channel``, ``user`` signed up first."""
+
+        def work() -> TourOutcome:
+            now = self.service.clock()
+            key = key_of(channel)
+            try:
+                t = tour.open_tournament(
+                    new_game_id(key),
+                    channel,
+                    user,
+                    rules,
+                    dict(options or {}),
+                    fmt=fmt,
+                    size=size,
+                    rounds=rounds,
+                    timer=timer,
+                    now=now,
+                    rating=self._rating(chat or channel, rules, user),
+                    lang=lang,
+                    level=level,
+                    chat=chat,
+                )
+            except Refusal as r:
+                return TourOutcome(None, refusal=r)
+            if not self.store.create(t.id, dump(t), channel=key):
+                held = self._load(channel)
+                if held is not None and held.status in (tour.SIGNUP, tour.RUNNING):
+                    return TourOutcome(held, refusal=Refusal("refuse.tour_running"))
+                if held is None:  # unreadable: let it go, and try once more
+                    self.store.discard(self.store.channel_game(key) or "", key)
+                if not self.store.create(t.id, dump(t), channel=key):
+                    return TourOutcome(None, refusal=Refusal("refuse.tour_running"))
+            t.rev = 1
+            happened = Happened(by=user)
+            happened.note("tour.opened", who=user.name)
+            return TourOutcome(t, happened)
+
+        return self._guard(work, channel)
+
+    def act(self, channel: str, user: User, what: str, can_manage: bool = False) -> TourOutcome:
+        """``what`` (``join``, ``leave``, ``start``, ``end``, ``show``) to the tournament
+        in ``channel``."""
+        return self._guard(lambda: self._act(channel, user, what, can_manage, None), channel)
+
+    def press(
+        self, channel: str, user: User, tid: str, version: int, what: str, can_manage: bool
+    ) -> TourOutcome:
+        """A sign-up button of tournament ``tid`` at ``version``: another version's, or
+        another tournament's, is outdated (the current one is told)."""
+
+        def work() -> TourOutcome:
+            return self._act(channel, user, what, can_manage, (tid, version))
+
+        return self._guard(work, channel)
+
+    def get(self, channel: str) -> Tournament | None:
+        """The tournament of ``channel`` (running, or finished and not expired)."""
+        try:
+            return self._load(channel)
+        except StoreError:
+            return None
+
+    # -- the tables ----------------------------------------------------------
+
+    def table_finished(self, game: Game) -> None:
+        """The game service saved a finished game: if it is a tournament's table, the
+        tournament records it and opens the next (their outcomes go to ``game.news``)."""
+        try:
+            t = self._load(game.channel)  # a table, or a game the next table waited for
+            if t is None or (game.tour is not None and t.id != game.tour[0]):
+                return
+            game.news.extend(self.drive(t))
+        except StoreError:
+            log.warning("tournament of %s not advanced: the store failed", game.channel)
+        except Exception:  # a bug: the game is saved; /ludo tournament mends the rest
+            log.exception("tournament of %s not advanced", game.channel)
+
+    def drive(self, t: Tournament) -> list[TourOutcome | Outcome]:
+        """Bring ``t`` up to its tables: record a finished one, open the next; what it
+        did, to show.  Raises StoreError."""
+        out: list[TourOutcome | Outcome] = []
+        for _ in range(MAX_RETRIES * 4):
+            if t.status != tour.RUNNING:
+                return out
+            table = t.playing()
+            if table is not None and table.game is not None:
+                stored = self.store.load(table.game)
+                if stored is not None:
+                    game = Game.from_bytes(stored.data, stored.rev)
+                    if game.status in (LOBBY, PLAYING):
+                        return out  # being played
+                    happened = Happened()
+                    places = places_of(game) if game.status == OVER else None
+                    # a table stopped before its end: its players tie
+                    places = places or {k: 1 for k in table.players}
+                    if tour.record(t, table.game, places, happened):
+                        if not self._save(t):
+                            t = self._reload(t)
+                            continue
+                        out.append(TourOutcome(t, happened))
+                    continue
+                made = self._create(t, table.game, table)  # reserved, never made: make it
+                if made is not None:
+                    out.append(made)
+                return out
+            table = t.next_table()
+            if table is None:
+                return out
+            table.game = new_game_id(t.channel)
+            t.version += 1
+            if not self._save(t):
+                t = self._reload(t)
+                continue
+        return out
+
+    def _create(self, t: Tournament, game_id: str, table: tour.Table) -> Outcome | None:
+        seed = new_seed() if self.service.verifiable else None
+        game = table_game(t, table, game_id, self.service.clock(), seed)
+        if not self.store.create(game.id, game.to_bytes(), channel=t.channel, due=game.deadline):
+            return None  # the channel has another game: opened when it is free
+        game.rev = 1
+        happened = Happened()
+        names = tuple(t.name(k) for k in table.players)
+        happened.note(
+            "tour.table_opened",
+            round=table.round,
+            table=table.number,
+            tables=len(t.current()),
+            players=names,
+            timer=t.timer,
+        )
+        return Outcome(game, happened)
+
+    # -- the machinery -------------------------------------------------------
+
+    def _act(
+        self,
+        channel: str,
+        user: User,
+        what: str,
+        can_manage: bool,
+        button: tuple[str, int] | None,
+    ) -> TourOutcome:
+        for _ in range(MAX_RETRIES):
+            t = self._load(channel)
+            if t is None:
+                return TourOutcome(None, refusal=Refusal("refuse.no_tour"))
+            if button is not None and (button[0] != t.id or button[1] != t.version):
+                return TourOutcome(t, refusal=Refusal("refuse.outdated"))
+            if what == "show":
+                return TourOutcome(t, Happened(by=user), tables=self._mend(t))
+            happened = Happened(by=user)
+            try:
+                if what == "join":
+                    rating = self._rating(t.chat, t.rules, user)
+                    tour.sign_up(t, user, rating, happened)
+                elif what == "leave":
+                    tour.withdraw(t, user, happened)
+                elif what == "start":
+                    tour.start(t, user, can_manage, happened)
+                elif what == "end":
+                    tour.end(t, user, can_manage, happened)
+                else:
+                    raise Refusal("refuse.bad_button")
+            except Refusal as r:
+                return TourOutcome(self._load(channel), refusal=r)
+            if self._save(t):
+                out = TourOutcome(t, happened)
+                if t.status == tour.ENDED:
+                    out.tables = self._stop_table(t)
+                else:
+                    out.tables = self._mend(t)
+                return out
+        return TourOutcome(None, refusal=Refusal("refuse.busy"))
+
+    def _mend(self, t: Tournament) -> list[Outcome]:
+        """Drive ``t`` and keep the table games' outcomes (the rest is told by ``t``)."""
+        return [o for o in self.drive(t) if isinstance(o, Outcome)]
+
+    def _stop_table(self, t: Tournament) -> list[Outcome]:
+        """The tournament ended: its table being played ends with it."""
+        table = t.playing()
+        if table is None or table.game is None:
+            return []
+        for _ in range(MAX_RETRIES):
+            stored = self.store.load(table.game)
+            if stored is None:
+                return []
+            game = Game.from_bytes(stored.data, stored.rev)
+            if game.status not in (LOBBY, PLAYING):
+                return []
+            finish(game)
+            happened = Happened()
+            happened.note("tour.table_stopped")
+            if self.store.save(game.id, game.to_bytes(), game.rev, due=None, release=True):
+                game.rev += 1
+                return [Outcome(game, happened, shown=stored.shown)]
+        return []
+
+    def _rating(self, chat: str, rules: str, user: User) -> int:
+        rated = ratings(self.store.entries(chat)).of(rules, person_key(user))
+        return rated.shown if rated is not None else UNRATED
+
+    def _load(self, channel: str) -> Tournament | None:
+        """The tournament held by ``channel``'s key (None: none, or unreadable)."""
+        key = key_of(channel)
+        try:
+            stored = self.store.load_in(key)
+        except DamagedRecord:
+            return None
+        if stored is None:
+            return None
+        try:
+            return load(stored.data, stored.rev)
+        except ValueError:
+            log.warning("the tournament of %s cannot be read", channel)
+            return None
+
+    def _reload(self, t: Tournament) -> Tournament:
+        fresh = self._load(t.channel)
+        if fresh is None or fresh.id != t.id:
+            fresh = t
+            fresh.status = tour.ENDED  # gone meanwhile: nothing more to drive
+        return fresh
+
+    def _save(self, t: Tournament) -> bool:
+        finished = t.status in (tour.DONE, tour.ENDED)
+        if not self.store.save(t.id, dump(t), t.rev, due=None, release=finished):
+            return False
+        t.rev += 1
+        return True
+
+    def _guard(self, work: Callable[[], TourOutcome], channel: str) -> TourOutcome:
+        """A request made safe, as the game service's are (:class:`bot.faults.Guard`)."""
+        try:
+            out = work()
+        except StoreError as e:
+            self.service.outage.failed(e)
+            return TourOutcome(None, refusal=Refusal(STORE_DOWN))
+        except Exception:
+            log.exception("the tournament of %s failed", channel)
+            return TourOutcome(None, refusal=Refusal("refuse.busy"))
+        self.service.outage.answered()
+        return out

@@ -1,0 +1,177 @@
+"""Tournaments on Telegram, end to end (the real python-telegram-bot against the fake
+Bot API, real SQLite files): ``/ludo tournament``, the sign-up buttons, tables opened
+one after another, people playing with the buttons while the others never come (the
+timers fire and the computer plays for them), a restart in the middle of a round, and
+the final standings and podium checked against an independent count of the kept
+results."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.adapters.telegram.screen import PREFIX
+from bot.hosting import LOBBY, PLAYING
+from bot.store import SqliteStore
+from tests.fake_telegram import FakeMessage, FakeTelegram, make_user
+from tests.test_telegram import Bot, plain
+from tests.tour_check import knockout_podium, knockout_through, swiss_order, swiss_points, tables
+
+PEOPLE = [make_user(300 + k, f"P{k + 1}") for k in range(12)]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+def text_of(m: FakeMessage) -> str:
+    return plain(m.html or m.text or m.caption_html or m.caption or "")
+
+
+def newest(fake: FakeTelegram, chat: int, label: str) -> FakeMessage | None:
+    found = [m for m in fake.chat_messages(chat) if any(b["text"] == label for b in m.buttons)]
+    return found[-1] if found else None
+
+
+async def step(bot: Bot, chat: int, present: set[int], clock: Any) -> bool:
+    """One step: someone present says yes or plays; else the clock moves on and the timers
+    fire (shown as the runner shows them).  False once the channel has no game and no
+    tournament."""
+    channel = f"{PREFIX}{chat}"
+    game = bot.service.game_in(channel)
+    by_id = {str(u["id"]): u for u in PEOPLE}
+    if game is not None and game.status == LOBBY:
+        for seat in game.waiting:
+            if seat.user is not None and int(seat.user.id) in present:
+                lobby = newest(bot.fake, chat, "I'm in")
+                assert lobby is not None
+                click = await bot.click(lobby, by_id[seat.user.id], label="I'm in")
+                assert not click.toast or "in" in click.toast, click.toast
+                return True
+    if game is not None and game.status == PLAYING:
+        seat = game.on_turn()
+        if seat is not None and seat.user is not None and int(seat.user.id) in present:
+            boards = [m for m in bot.fake.chat_messages(chat) if m.photo is not None and m.keyboard]
+            labels = [b["text"] for b in boards[-1].buttons]
+            label = "Roll" if "Roll" in labels else labels[0]
+            await bot.click(boards[-1], by_id[seat.user.id], label=label)
+            return True
+    if game is None and bot.service.store.load_in(f"tour:{channel}") is None:
+        return False
+    clock.advance(31)
+    for outcome in bot.service.fire_due():
+        await bot.adapter.show(outcome)
+    await bot.settle()
+    return True
+
+
+async def sign_up(bot: Bot, group: dict[str, Any], command: str, count: int) -> FakeMessage:
+    await bot.say(group, PEOPLE[0], command)
+    signup = newest(bot.fake, group["id"], "Join")
+    assert signup is not None
+    assert "Signed up (1 of" in text_of(signup)
+    for user in PEOPLE[1:count]:
+        click = await bot.click(signup, user, label="Join")
+        assert not click.toast, click.toast
+    return signup
+
+
+def final_rows(fake: FakeTelegram, chat: int) -> tuple[str, list[tuple[int, str, str]]]:
+    """The winner's message and its standings rows: (place, name, the rest)."""
+    won = [m for m in fake.chat_messages(chat) if "wins the tournament" in text_of(m)]
+    assert len(won) == 1, "the winner told once"
+    text = text_of(won[0])
+    rows = [
+        (int(m.group(1)), m.group(2), m.group(3))
+        for m in re.finditer(r"^(\d+)\. (P\d+): (.*)$", text, re.M)
+    ]
+    return text, rows
+
+
+async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
+    fake: FakeTelegram, tmp_path: Path, clock: Any
+) -> None:
+    group = fake.group("Swiss night")
+    chat = group["id"]
+    path = str(tmp_path / "games.sqlite3")
+    present = {PEOPLE[0]["id"], PEOPLE[3]["id"]}  # two people play; six never come
+    store = SqliteStore(path, ttl=3600, clock=clock)
+    bot = Bot(fake, store, clock)
+    await bot.adapter.start()
+    signup = await sign_up(bot, group, "/ludo tournament swiss size=8 rounds=3 timer=30", 8)
+    assert "Signed up (8 of 8)" in text_of(signup) and not signup.keyboard  # closed
+    assert any("Round 1:" in text_of(m) for m in fake.chat_messages(chat))
+    channel = f"{PREFIX}{chat}"
+    for _ in range(3000):  # into round 2, a table being played
+        t = bot.service.store.load_in(f"tour:{channel}")
+        if t is not None and b'"rd":2' in t.data and bot.service.game_in(channel) is not None:
+            break
+        assert await step(bot, chat, present, clock)
+    await bot.adapter.stop()
+    store.close()
+    store = SqliteStore(path, ttl=3600, clock=clock)  # a new process on the same file
+    bot = Bot(fake, store, clock, seed=11)
+    await bot.adapter.start()
+    try:
+        for _ in range(6000):
+            if not await step(bot, chat, present, clock):
+                break
+        text, rows = final_rows(fake, chat)
+        played = tables(store, channel)
+        assert len(played) == 6
+        names = {f"telegram:{u['id']}": u["first_name"] for u in PEOPLE[:8]}
+        order = [names[k] for k in swiss_order(played, names)]
+        assert [name for _, name, _ in rows] == order
+        points = swiss_points(played)
+        for _, name, rest in rows:
+            key = next(k for k, v in names.items() if v == name)
+            assert rest.startswith(f"{round(points[key], 1):g} ")
+        podium = re.search(r"Podium: 🥇 (P\d+), 🥈 (P\d+), 🥉 (P\d+)", text)
+        assert podium is not None and list(podium.groups()) == order[:3]
+        assert text.startswith(f"🏆 {order[0]} wins the tournament!")
+        assert sum("Standings after round" in text_of(m) for m in fake.chat_messages(chat)) == 2
+    finally:
+        await bot.adapter.stop()
+        store.close()
+
+
+async def test_a_knockout_of_twelve_to_its_final_table(
+    fake: FakeTelegram, tmp_path: Path, clock: Any
+) -> None:
+    group = fake.group("Knockout night")
+    chat = group["id"]
+    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
+    bot = Bot(fake, store, clock, seed=5)
+    await bot.adapter.start()
+    try:
+        await sign_up(bot, group, "/ludo tournament knockout size=12 timer=30", 12)
+        # the host ends nothing at a table: a tournament's table ends with it
+        present = {PEOPLE[1]["id"], PEOPLE[6]["id"]}
+        for _ in range(8000):
+            if not await step(bot, chat, present, clock):
+                break
+        text, rows = final_rows(fake, chat)
+        channel = f"{PREFIX}{chat}"
+        played = tables(store, channel)
+        assert [len(t) for t in played] == [4, 4, 4, 3, 3, 4]
+        assert knockout_through(played)
+        names = {f"telegram:{u['id']}": u["first_name"] for u in PEOPLE}
+        podium = [names[k] for k in knockout_podium(played)]
+        told = re.search(r"Podium: 🥇 (P\d+), 🥈 (P\d+), 🥉 (P\d+)", text)
+        assert told is not None and list(told.groups()) == podium
+        assert [name for _, name, _ in rows[:3]] == podium
+        assert any(text_of(m).startswith("The final table:") or "The final table:" in text_of(m)
+                   for m in fake.chat_messages(chat))  # fmt: skip
+    finally:
+        await bot.adapter.stop()
+        store.close()

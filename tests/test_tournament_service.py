@@ -1,0 +1,195 @@
+"""Tournaments through the service, on both stores: sign-up, tables opened one after
+another, no-shows played by the computer when the timer runs out, a restart in the middle
+of a round, and the standings checked against an independent count of the kept results."""
+
+from __future__ import annotations
+
+import random
+
+from bot.hosting import LOBBY, PLAYING, Intent, User
+from bot.hosting import tournament as tour
+from bot.service import GameService
+from bot.store import Store
+from bot.tournaments import Tournaments, TourOutcome
+from tests.conftest import FakeClock, StoreFactory
+from tests.tour_check import knockout_podium, knockout_through, swiss_order, swiss_points, tables
+
+CHANNEL = "telegram:-1001"
+
+
+def people(n: int) -> list[User]:
+    return [User("telegram", str(k + 1), f"P{k + 1}") for k in range(n)]
+
+
+def services(store: Store, clock: FakeClock, seed: int = 7) -> tuple[GameService, Tournaments]:
+    rng = random.Random(seed)
+    svc = GameService(
+        store, dice=lambda: rng.randint(1, 6), draw=lambda n: rng.randrange(n), clock=clock
+    )
+    return svc, Tournaments(svc)
+
+
+def sign_up(tours: Tournaments, users: list[User], **kw: object) -> TourOutcome:
+    out = tours.open(CHANNEL, users[0], "classic", timer=30, **kw)  # type: ignore[arg-type]
+    assert out.refusal is None, out.refusal
+    for u in users[1:]:
+        out = tours.act(CHANNEL, u, "join")
+        assert out.refusal is None, out.refusal
+    return out
+
+
+def run(svc: GameService, tours: Tournaments, clock: FakeClock, present: set[str]) -> list:
+    """Play until the tournament is over: the people in ``present`` say yes and play the
+    tables they are at (their moves by the first legal button); the rest never come, and
+    the timer gives their seats to the computer.  The tournaments' news, in order."""
+    news: list = []
+    for _ in range(20_000):
+        t = tours.get(CHANNEL)
+        if t is None:
+            return news
+        game = svc.game_in(CHANNEL)
+        if game is None:
+            clock.advance(31)
+            for o in svc.fire_due():
+                news += o.game.news if o.game else []
+            continue
+        acted = False
+        if game.status == LOBBY:
+            for seat in game.waiting:
+                if seat.user is not None and seat.user.id in present:
+                    out = svc.act(CHANNEL, seat.user, Intent("join"))
+                    assert out.refusal is None
+                    news += out.game.news if out.game else []
+                    acted = True
+                    break
+        elif game.status == PLAYING:
+            seat = game.on_turn()
+            if seat is not None and seat.user is not None and seat.user.id in present:
+                state = game.state
+                assert state is not None
+                if state.phase == "roll":
+                    out = svc.act(CHANNEL, seat.user, Intent("roll"))
+                else:
+                    moves = svc.movable(CHANNEL, seat.user)
+                    out = svc.act(CHANNEL, seat.user, Intent("move", moves[0].piece + 1))
+                assert out.refusal is None, out.refusal
+                news += out.game.news if out.game else []
+                acted = True
+        if not acted:
+            clock.advance(31)
+            for o in svc.fire_due():
+                news += o.game.news if o.game else []
+    raise AssertionError("the tournament never ended")
+
+
+def test_swiss_of_eight_in_three_rounds_with_a_restart(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    users = people(8)
+    svc, tours = services(make_store(), clock)
+    out = sign_up(tours, users, fmt="swiss", size=8, rounds=3)
+    assert out.tour is not None and out.tour.status == tour.RUNNING
+    assert len(out.tables) == 1 and out.tables[0].game is not None  # the first table opened
+    assert out.tables[0].game.status == LOBBY and len(out.tables[0].game.waiting) == 4
+    present = {"1", "2", "3"}  # three people play; five never come
+    # round 2 under way: a new process on the same store takes over
+    for _ in range(5000):
+        t = tours.get(CHANNEL)
+        assert t is not None
+        if t.round == 2 and t.playing() is not None:
+            break
+        run_one(svc, tours, clock, present)
+    svc, tours = services(make_store(), clock, seed=8)
+    news = run(svc, tours, clock, present)
+    won = [n for n in news if isinstance(n, TourOutcome) and n.tour.status == tour.DONE]
+    assert len(won) == 1
+    final = won[0].tour
+    played = tables(svc.store, CHANNEL)
+    assert len(played) == 6  # 3 rounds of 2 tables
+    names = {e.key: e.user.name for e in final.entrants}
+    rows = tour.standings(final)
+    assert {r.key: round(r.points, 6) for r in rows} == {
+        k: round(v, 6) for k, v in swiss_points(played).items()
+    }
+    assert [r.key for r in rows] == swiss_order(played, names)
+    assert len(final.tables) == 6 and all(x.done for x in final.tables)
+    assert tours.get(CHANNEL) is None  # the channel is free for the next one
+
+
+def run_one(svc: GameService, tours: Tournaments, clock: FakeClock, present: set[str]) -> None:
+    """One step of :func:`run`: a press by someone present, or the clock moved on."""
+    game = svc.game_in(CHANNEL)
+    if game is not None and game.status == LOBBY:
+        for seat in game.waiting:
+            if seat.user is not None and seat.user.id in present:
+                svc.act(CHANNEL, seat.user, Intent("join"))
+                return
+    if game is not None and game.status == PLAYING:
+        seat = game.on_turn()
+        if seat is not None and seat.user is not None and seat.user.id in present:
+            state = game.state
+            assert state is not None
+            if state.phase == "roll":
+                svc.act(CHANNEL, seat.user, Intent("roll"))
+            else:
+                moves = svc.movable(CHANNEL, seat.user)
+                svc.act(CHANNEL, seat.user, Intent("move", moves[0].piece + 1))
+            return
+    clock.advance(31)
+    svc.fire_due()
+
+
+def test_knockout_of_twelve_to_the_final(make_store: StoreFactory, clock: FakeClock) -> None:
+    users = people(12)
+    svc, tours = services(make_store(), clock, seed=3)
+    sign_up(tours, users, fmt="knockout", size=12)
+    news = run(svc, tours, clock, {"1", "5", "9", "12"})
+    final = next(n.tour for n in news if isinstance(n, TourOutcome) and n.tour.status == tour.DONE)
+    played = tables(svc.store, CHANNEL)
+    assert [len(t) for t in played] == [4, 4, 4, 3, 3, 4]
+    assert knockout_through(played)
+    rows = tour.standings(final)
+    assert [r.key for r in rows[:3]] == knockout_podium(played)
+
+
+def test_a_tournament_table_is_seated_by_the_tournament(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    users = people(4)
+    svc, tours = services(make_store(), clock)
+    sign_up(tours, users, fmt="swiss", size=4, rounds=1)
+    stranger = User("telegram", "99", "Stranger")
+    for who, intent, key in [
+        (users[0], Intent("leave"), "refuse.tour_table_leave"),
+        (users[0], Intent("end", can_manage=True), "refuse.tour_table_end"),
+        (users[0], Intent("start"), "refuse.tour_table_set"),
+        (users[0], Intent("add_computer"), "refuse.tour_table_set"),
+        (stranger, Intent("join"), "refuse.tour_table_join"),
+    ]:
+        out = svc.act(CHANNEL, who, intent)
+        assert out.refusal is not None and out.refusal.key == key
+    assert tours.open(CHANNEL, stranger).refusal.key == "refuse.tour_running"  # type: ignore[union-attr]
+    for u in users:  # everybody says yes: the table starts at once
+        out = svc.act(CHANNEL, u, Intent("join"))
+    assert out.game is not None and out.game.status == PLAYING
+
+
+def test_buttons_of_another_version_change_nothing(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    users = people(3)
+    _, tours = services(make_store(), clock)
+    out = tours.open(CHANNEL, users[0], "classic", timer=30, size=8)
+    t = out.tour
+    assert t is not None
+    tours.act(CHANNEL, users[1], "join")
+    stale = tours.press(CHANNEL, users[2], t.id, t.version, "join", False)
+    assert stale.refusal is not None and stale.refusal.key == "refuse.outdated"
+    fresh = tours.get(CHANNEL)
+    assert fresh is not None and len(fresh.entrants) == 2
+    ok = tours.press(CHANNEL, users[2], fresh.id, fresh.version, "join", False)
+    assert ok.refusal is None and len(ok.tour.entrants) == 3  # type: ignore[union-attr]
+    ended = tours.act(CHANNEL, users[0], "end")
+    assert ended.tour is not None and ended.tour.status == tour.ENDED
+    assert tours.get(CHANNEL) is None
+    assert tours.act(CHANNEL, users[0], "join").refusal.key == "refuse.no_tour"  # type: ignore[union-attr]

@@ -1,0 +1,66 @@
+"""An independent count of a tournament from the kept results of its chat, for the
+tests: each kept game is a table; its people's places give Swiss points (a table of n:
+3·(n − place)/(n − 1), places counted among the table's people) or, in a knockout,
+who went on.  Nothing of the bot's tournament code is used."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+from bot.store import Store
+
+
+def tables(store: Store, chat: str) -> list[dict[str, int]]:
+    """The chat's kept games, oldest first, each as person key -> place among people."""
+    games: dict[str, dict[str, int]] = defaultdict(dict)
+    order: list[str] = []
+    for who, data in store.entries(chat):
+        d = json.loads(data)
+        if who.startswith("computer:"):
+            continue  # a computer filling a seat the rules needed is nobody's
+        if d["g"] not in games:
+            order.append(d["g"])
+        games[d["g"]][who] = int(d["p"])
+    out = []
+    for g in order:
+        raw = games[g]
+        out.append({k: 1 + sum(p < mine for p in raw.values()) for k, mine in raw.items()})
+    return out
+
+
+def swiss_points(played: list[dict[str, int]]) -> dict[str, float]:
+    points: dict[str, float] = defaultdict(float)
+    for table in played:
+        n = len(table)
+        for who, place in table.items():
+            points[who] += 3 * (n - place) / (n - 1)
+    return dict(points)
+
+
+def swiss_order(played: list[dict[str, int]], names: dict[str, str]) -> list[str]:
+    """Everybody best first: points, then the opponents' points (each opponent once),
+    then name (everyone here came unrated)."""
+    points = swiss_points(played)
+    met: dict[str, set[str]] = defaultdict(set)
+    for table in played:
+        for who in table:
+            met[who] |= set(table) - {who}
+    buchholz = {k: sum(points[o] for o in met[k]) for k in points}
+    return sorted(points, key=lambda k: (-round(points[k], 6), -round(buchholz[k], 6), names[k]))
+
+
+def knockout_podium(played: list[dict[str, int]]) -> list[str]:
+    """The final table's first three (the last game kept)."""
+    final = played[-1]
+    return sorted(final, key=lambda k: final[k])[:3]
+
+
+def knockout_through(played: list[dict[str, int]]) -> bool:
+    """Nobody sits at a table after finishing third or worse at their last one."""
+    last: dict[str, int] = {}
+    for table in played:
+        if any(last.get(k, 1) > 2 for k in table):
+            return False
+        last.update(table)
+    return True
