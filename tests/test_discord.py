@@ -88,6 +88,7 @@ SUBCOMMANDS = {
     "forget",
     "replay",
     "record",
+    "tournament",
 }
 #: a mention Discord would render or ping, unless escaped
 RAW_MENTION = re.compile(r"(?<!\\)(<@[!&]?\d+>|@everyone|@here)")

@@ -10,7 +10,8 @@ Formats (decisions "about tournaments" in docs/decisions.md):
 - ``swiss``: a fixed number of rounds; everybody plays every round.  A place is worth
   ``3 × (players beaten) / (others at the table)`` points (a table of four: 3, 2, 1, 0);
   similar scores sit together (:func:`.pairing.swiss`), avoiding repeat opponents.
-  Standings: points, then the points of everyone one has met (Buchholz), then rating.
+  Standings: points, then the points of everyone one has met (Buchholz), then the tables
+  won; equal in all three share a place (and the title, if it is the first).
 - ``knockout``: the first two of each table go on, until four or fewer are left: they
   play the final table.  Standings: how far one got, then the place in one's last table.
 
@@ -267,7 +268,11 @@ def record(t: Tournament, game_id: str, places: dict[str, int], happened: Happen
     if all(x.done for x in t.current()):
         if t.last_round or (t.fmt == KNOCKOUT and len(_advancing(t)) < 2):
             t.status = DONE
-            happened.note("tour.won", who=t.name(standings(t)[0].key))
+            first = tuple(t.name(s.key) for s in standings(t) if s.place == 1)
+            if len(first) == 1:
+                happened.note("tour.won", who=first[0])
+            else:
+                happened.note("tour.won_shared", players=first)
         else:
             _seat(t)
             happened.note("tour.round", round=t.round, tables=len(t.current()))
@@ -339,7 +344,8 @@ def standings(t: Tournament) -> list[Standing]:
         for e in t.entrants:
             met = {k for x in t.tables if x.done and e.key in x.players for k in x.players}
             buchholz = sum(pts[k] for k in met - {e.key})
-            order = (-pts[e.key], -buchholz, -e.rating, e.user.name)
+            wins = sum(1 for x in t.tables if (x.places or {}).get(e.key) == 1)
+            order = (-round(pts[e.key], 6), -round(buchholz, 6), -wins, -e.rating, e.user.name)
             rows.append((order, e.key, pts[e.key], buchholz))
     else:
         for e in t.entrants:
@@ -347,11 +353,12 @@ def standings(t: Tournament) -> list[Standing]:
             last = mine[-1] if mine else None
             reached = last.round if last is not None else 0
             place = (last.places or {}).get(e.key, 4) if last is not None else 4
-            rows.append(((-reached, place, -e.rating, e.user.name), e.key, reached, place))
+            rows.append(((-reached, place, 0, -e.rating, e.user.name), e.key, reached, place))
     rows.sort()
     out: list[Standing] = []
     for k, (order, key, pts_, tie) in enumerate(rows):
-        same = k > 0 and rows[k - 1][0][:2] == order[:2]
+        # equal results share a place (the rating brought in only orders the lines)
+        same = k > 0 and rows[k - 1][0][:3] == order[:3]
         place = out[-1].place if same else k + 1
         out.append(Standing(key, t.name(key), place, pts_, tie, rating[key]))
     return out

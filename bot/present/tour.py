@@ -50,8 +50,9 @@ def tour_view(t: Tournament, happened: Happened | None, lang: str | None = None)
         return TourView(t.id, t.channel, t.version, tuple(lines), signup_buttons(t), True, lang)
     if "tour.ended_by" in notes:
         lines.append(Text("tour.ended_by", notes["tour.ended_by"]))
-    elif "tour.won" in notes:
-        lines.append(Text("tour.won", notes["tour.won"]))
+    elif "tour.won" in notes or "tour.won_shared" in notes:
+        won = "tour.won" if "tour.won" in notes else "tour.won_shared"
+        lines.append(Text(won, notes[won]))
         lines.append(podium(t))
         swiss = t.fmt == tour.SWISS
         lines.append(Text("tour.final_standings.swiss" if swiss else "tour.final_standings"))

@@ -34,6 +34,7 @@ from ...present import (
     table_view,
 )
 from ...service import GameService, Outcome
+from ...tournaments import tournaments_of
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
 from ..reach import within
@@ -43,6 +44,7 @@ from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
 from .connection import UNANSWERED, ReconnectFilter, account, connected, fatal_error
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
+from .tours import DiscordTours
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
 from .words import board_in_words, pieces_to_move
@@ -88,6 +90,7 @@ class DiscordAdapter:
         self.after = AfterGame(service, self.client, self._handling, self._command, self.drawing)
         #: the commands and presses being answered (many at once: acknowledged at once)
         self.burst = Burst()
+        self.tours = DiscordTours(tournaments_of(service), self.client, self._handling, self.show)
 
     # -- running ----------------------------------------------------------
 
@@ -125,8 +128,7 @@ class DiscordAdapter:
         return account(self.client.user)
 
     def _ended(self, task: asyncio.Task[None]) -> None:
-        """The connection ended: unless the bot is stopping, for good (a token reset,
-        intents disallowed): :meth:`failed` says why."""
+        """The connection ended: unless stopping, for good (:meth:`failed` says why)."""
         connected(False)
         if self._stopping:
             return
@@ -161,8 +163,7 @@ class DiscordAdapter:
         return bool(channel) and str(channel).startswith(PREFIX)
 
     async def show(self, outcome: Outcome) -> None:
-        """Bring the channel of the outcome's game to its newest view (a turn timer ran out),
-        or tell it its damaged game is gone (the channel is free again)."""
+        """The outcome's game shown in its channel (a timer fired), or its damage told."""
         channel = outcome.channel
         if channel is None or not self.owns(channel):
             return
@@ -239,8 +240,7 @@ class DiscordAdapter:
 
     async def pieces(
         self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[int]]:
-        """Autocomplete of ``/ludo move`` (see :func:`.words.pieces_to_move`)."""
+    ) -> list[app_commands.Choice[int]]:  # autocomplete of /ludo move (.words)
         return await pieces_to_move(self.service, self.faults, interaction, current)
 
     async def _command(
@@ -368,6 +368,7 @@ class DiscordAdapter:
             )
             if shown and view.picture == "standings":
                 self.after.replay_soon(view.game)  # played to the end: the whole game again
+            await self.tours.news(outcome.game)  # a tournament's next table, its word
         except Exception as e:
             # the game is saved; the next press or look shows it
             self.faults.note(e, f"could not show game {view.game_id} in {view.channel}")

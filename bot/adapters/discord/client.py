@@ -24,6 +24,7 @@ from .activity import BOARD_TEMPLATE, BoardButton
 from .connection import connected, rate_limit_trace
 from .handlers import Handlers
 from .limited import Entrance, Limiter
+from .tour_command import TOUR_TEMPLATE, TourButton, tournament
 from .translator import (
     LudoTranslator,
     asker_language,
@@ -145,11 +146,13 @@ class LudoClient(discord.AutoShardedClient):
         #: the rate limits every interaction passes first (see :mod:`.limited`)
         self.entrance = Entrance(settings.limiter)
         self.tree: app_commands.CommandTree[LudoClient] = LudoTree(self)
-        self.tree.add_command(LudoCommands())
+        ludo = LudoCommands()
+        ludo.add_command(tournament)
+        self.tree.add_command(ludo)
 
     async def setup_hook(self) -> None:
         # buttons of old messages keep working after a restart
-        self.add_dynamic_items(GameButton, BoardButton)
+        self.add_dynamic_items(GameButton, BoardButton, TourButton)
         # the commands in each person's language (said when they are synced)
         await self.tree.set_translator(LudoTranslator())
         if self.settings.gateway_url and self.shard_count is None:
@@ -188,7 +191,8 @@ class LudoClient(discord.AutoShardedClient):
         if interaction.type == discord.InteractionType.component:
             data: Any = interaction.data or {}
             custom_id = str(data.get("custom_id", ""))
-            if not (BUTTON_TEMPLATE.fullmatch(custom_id) or BOARD_TEMPLATE.fullmatch(custom_id)):
+            ours = (BUTTON_TEMPLATE, BOARD_TEMPLATE, TOUR_TEMPLATE)
+            if not any(t.fullmatch(custom_id) for t in ours):
                 try:
                     await interaction.response.send_message(
                         say(Text("refuse.bad_button"), lang=asker_language(interaction)),

@@ -35,7 +35,7 @@ CONTENT_LIMIT = 2000
 #: and 1024 in an attachment's description (its alt text)
 DESCRIPTION_LIMIT = 1024
 COLOURS = {"red": 0xD62D2D, "green": 0x229640, "yellow": 0xF0BA14, "blue": 0x2468D6}
-_STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger}
+STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger}
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -67,7 +67,7 @@ def buttons_of(view: TableView, activity: bool = False) -> discord.ui.View | Non
     out = discord.ui.View(timeout=None)
     for r, row in enumerate(view.buttons[:ROWS]):
         for b in row[:5]:
-            style = _STYLES.get(b.style, discord.ButtonStyle.secondary)
+            style = STYLES.get(b.style, discord.ButtonStyle.secondary)
             button = GameButton(b.data, say(b.label, lang=view.lang), style)
             button.item.row = r
             out.add_item(button)

@@ -1,0 +1,116 @@
+"""``/ludo tournament`` on Discord, and the sign-up message's buttons (their
+``custom_id`` is the presenter's tournament button data, ``t:<id>:<version>:<action>``,
+so they keep working after a restart)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol, cast
+
+import discord
+from discord import app_commands
+
+from .translator import described, level_choices, named, rule_choices
+
+#: every custom_id of a tournament's button starts so
+TOUR_TEMPLATE = re.compile(r"t:(?P<rest>.{0,98})", re.DOTALL)
+
+ACTION_CHOICES = [
+    app_commands.Choice(name=described(f"dc.choice.tour_{a}"), value=a)
+    for a in ("open", "join", "leave", "start", "end", "show")
+]
+FORMAT_CHOICES = [
+    app_commands.Choice(name=described("dc.choice.swiss"), value="swiss"),
+    app_commands.Choice(name=described("dc.choice.knockout"), value="knockout"),
+]
+
+
+class TourHandlers(Protocol):
+    """What the client hands tournaments to (the adapter's ``tours``)."""
+
+    async def command(
+        self,
+        interaction: discord.Interaction[Any],
+        action: str | None,
+        fmt: str,
+        rules: str,
+        size: int,
+        rounds: int,
+        timer: int,
+        level: str,
+    ) -> None: ...
+
+    async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None: ...
+
+
+def tours_of(interaction: discord.Interaction[Any]) -> TourHandlers:
+    return cast(TourHandlers, cast(Any, interaction.client).adapter.tours)
+
+
+class TourButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOUR_TEMPLATE):
+    """A button of a tournament's sign-up message."""
+
+    def __init__(
+        self,
+        data: str,
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=data))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> TourButton:
+        return cls(str(getattr(item, "custom_id", "")))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        entrance = cast(Any, interaction.client).entrance
+        return bool(await entrance.admit(interaction))  # the rate limits
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await tours_of(interaction).on_press(interaction, str(self.item.custom_id))
+
+
+@app_commands.command(name=named("tournament"), description=described("dc.desc.tournament"))
+@app_commands.rename(
+    action=named("action"),
+    fmt=named("format"),
+    rules=named("rules"),
+    size=named("size"),
+    rounds=named("rounds"),
+    timer=named("timer"),
+    level=named("level"),
+)
+@app_commands.describe(
+    action=described("dc.desc.tournament.action"),
+    fmt=described("dc.desc.tournament.format"),
+    rules=described("dc.desc.new.rules"),
+    size=described("dc.desc.tournament.size"),
+    rounds=described("dc.desc.tournament.rounds"),
+    timer=described("dc.desc.tournament.timer"),
+    level=described("dc.desc.new.level"),
+)
+@app_commands.choices(
+    action=ACTION_CHOICES, fmt=FORMAT_CHOICES, rules=rule_choices(), level=level_choices()
+)
+async def tournament(
+    interaction: discord.Interaction[Any],
+    action: app_commands.Choice[str] | None = None,
+    fmt: app_commands.Choice[str] | None = None,
+    rules: app_commands.Choice[str] | None = None,
+    size: app_commands.Range[int, 4, 32] = 8,
+    rounds: app_commands.Range[int, 1, 6] = 3,
+    timer: app_commands.Range[int, 10, 3600] = 120,
+    level: app_commands.Choice[str] | None = None,
+) -> None:
+    await tours_of(interaction).command(
+        interaction,
+        action.value if action else None,
+        fmt.value if fmt else "swiss",
+        rules.value if rules else "classic",
+        size,
+        rounds,
+        timer,
+        level.value if level else "normal",
+    )

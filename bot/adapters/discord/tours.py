@@ -1,0 +1,183 @@
+"""Tournaments on Discord: ``/ludo tournament``, the sign-up message (a press edits it
+in place, as its answer), and what the tournament tells the channel as its tables
+finish (posted through the channel's REST)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from ...hosting import Game
+from ...present import Text, refusal_text, say
+from ...present.buttons import parse_tour_press
+from ...present.tour import TourView, signup_closed, tour_view
+from ...service import Outcome
+from ...tournaments import Tournaments, TourOutcome
+from ..faults import Handling
+from .screen import CONTENT_LIMIT, NO_MENTIONS, STYLES, InteractionScreen, clean, describe
+from .tour_command import TourButton
+from .translator import asker_language as language
+from .where import PREFIX, can_manage, channel_key, chat_key, user_of
+
+log = logging.getLogger(__name__)
+
+Handle = Callable[[discord.Interaction[Any]], contextlib.AbstractAsyncContextManager[Handling]]
+
+
+def fields(view: TourView) -> dict[str, Any]:
+    """A tournament's message: its text, and its buttons (``view`` None: none)."""
+    buttons: discord.ui.View | None = None
+    if view.buttons:
+        buttons = discord.ui.View(timeout=None)
+        for r, row in enumerate(view.buttons):
+            for b in row:
+                style = STYLES.get(b.style, discord.ButtonStyle.secondary)
+                button = TourButton(b.data, say(b.label, lang=view.lang), style)
+                button.item.row = r
+                buttons.add_item(button)
+    text = describe(view.lines, CONTENT_LIMIT, view.lang)
+    return {"content": text or "…", "view": buttons, "allowed_mentions": NO_MENTIONS}
+
+
+class DiscordTours:
+    """The tournaments of one Discord adapter."""
+
+    def __init__(
+        self,
+        tours: Tournaments,
+        client: discord.Client,
+        handling: Handle,
+        show: Callable[[Outcome], Awaitable[None]],
+    ) -> None:
+        self.tours = tours
+        self.client = client
+        self.handling = handling
+        #: a table game's outcome shown (the adapter's ``show``)
+        self.show = show
+
+    async def command(
+        self,
+        interaction: discord.Interaction[Any],
+        action: str | None,
+        fmt: str,
+        rules: str,
+        size: int,
+        rounds: int,
+        timer: int,
+        level: str,
+    ) -> None:
+        """``/ludo tournament``: ``action`` on the one here; none, or ``open``: a new one
+        (without ``action``, the one here is shown if there is one)."""
+        async with self.handling(interaction):
+            screen = InteractionScreen(self.client, interaction, None)
+            channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
+            lang = language(interaction)
+            out: TourOutcome | None = None
+            if action != "open":
+                what = action or "show"
+                manage = can_manage(interaction)
+                out = await asyncio.to_thread(self.tours.act, channel, user, what, manage)
+                if (
+                    action is None
+                    and out.refusal is not None
+                    and out.refusal.key == "refuse.no_tour"
+                ):
+                    out = None  # none here: a new one
+            if out is None:
+                out = await asyncio.to_thread(
+                    lambda: self.tours.open(
+                        channel,
+                        user,
+                        rules,
+                        fmt=fmt,
+                        size=size,
+                        rounds=rounds,
+                        timer=timer,
+                        lang=lang,
+                        chat=chat_key(interaction),
+                        level=level,
+                    )
+                )
+            if out.refusal is not None:
+                await screen.private(say(refusal_text(out.refusal), clean, lang))
+            else:
+                await screen.private(say(Text("tour.told"), clean, lang))
+            if out.tour is not None and (
+                out.refusal is None or out.refusal.key == "refuse.tour_running"
+            ):
+                await self.post(out if out.refusal is None else TourOutcome(out.tour))
+            for table in out.tables:
+                await self.show(table)
+
+    async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None:
+        """A sign-up button: the message edited in place as the answer; a refusal told
+        privately."""
+        async with self.handling(interaction):
+            message = interaction.message
+            screen = InteractionScreen(
+                self.client, interaction, str(message.id) if message is not None else None
+            )
+            lang = language(interaction)
+            press = parse_tour_press(data)
+            if press is None or message is None:
+                await screen.private(say(Text("refuse.bad_button"), clean, lang))
+                return
+            channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
+            manage = can_manage(interaction)
+            out = await asyncio.to_thread(
+                self.tours.press, channel, user, press.tour_id, press.version, press.what, manage
+            )
+            if out.refusal is not None:
+                await screen.private(say(refusal_text(out.refusal), clean, lang))
+            t = out.tour
+            if t is not None:
+                view = tour_view(t, None) if t.status == "signup" else signup_closed(t)
+                if view is not None:
+                    await self.edit(screen, interaction, str(message.id), view)
+                if out.refusal is None and t.status != "signup":
+                    await self.post(out)
+            await screen.conclude()
+            for table in out.tables:
+                await self.show(table)
+
+    async def edit(
+        self,
+        screen: InteractionScreen,
+        interaction: discord.Interaction[Any],
+        msg: str,
+        view: TourView,
+    ) -> None:
+        """The sign-up message brought to ``view``: as the press's answer if it can be."""
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.edit_message(**fields(view))
+                return
+        channel = self.client.get_partial_messageable(screen.channel_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(int(msg)).edit(**fields(view))
+
+    async def post(self, out: TourOutcome) -> None:
+        """What the tournament tells the channel now, as a message of its own."""
+        if out.tour is None:
+            return
+        view = tour_view(out.tour, out.happened)
+        if view is None or not view.channel.startswith(PREFIX):
+            return
+        channel = self.client.get_partial_messageable(int(view.channel[len(PREFIX) :]))
+        try:
+            await channel.send(**{k: v for k, v in fields(view).items() if v is not None})
+        except discord.HTTPException as e:
+            log.warning("cannot post the tournament in %s: %s", view.channel, e)
+
+    async def news(self, game: Game | None) -> None:
+        """What saving ``game`` set off: the tournament's word, the next table."""
+        for told in game.news if game is not None else ():
+            if isinstance(told, TourOutcome):
+                await self.post(told)
+            elif isinstance(told, Outcome):
+                await self.show(told)

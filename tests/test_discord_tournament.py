@@ -1,0 +1,204 @@
+"""Tournaments on the fake Discord, end to end (the real discord.py client and adapter,
+real SQLite files): ``/ludo tournament``, the sign-up buttons (each press edits the
+message in place), tables opened one after another, people playing with the buttons
+while the others never come (the timers fire and the computer plays for them), a
+restart in the middle of a round, and the final standings and podium checked against
+an independent count of the kept results."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.adapters.discord.where import GUILD_PREFIX, PREFIX
+from bot.hosting import LOBBY, PLAYING
+from bot.store import SqliteStore, Store
+from tests.fake_discord import FakeDiscord, Member, Message
+from tests.test_discord import MOD, Clock, Harness
+from tests.tour_check import (
+    knockout_podium,
+    knockout_through,
+    swiss_order,
+    swiss_places,
+    swiss_points,
+    tables,
+)
+
+PEOPLE = [
+    Member(1_300_000_000_000_100_000 + k, f"p{k + 1}", global_name=f"P{k + 1}") for k in range(12)
+]
+
+
+@pytest.fixture
+async def fake() -> Any:
+    f = FakeDiscord()
+    await f.start()
+    try:
+        yield f
+    finally:
+        await f.close()
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> str:
+    return str(tmp_path / "ludo.sqlite3")
+
+
+@pytest.fixture
+def store(path: str) -> Iterator[Store]:
+    s = SqliteStore(path, ttl=3600)
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+@pytest.fixture
+async def h(fake: FakeDiscord, store: Store, caplog: pytest.LogCaptureFixture) -> Any:
+    harness = Harness(fake, store, caplog)
+    harness.extra_members = list(PEOPLE)
+    try:
+        yield harness
+    finally:
+        await harness.stop_all()
+
+
+def newest(fake: FakeDiscord, channel_id: int, label: str) -> Message | None:
+    found = [m for m in fake.public_messages(channel_id) if label in m.labels()]
+    return found[-1] if found else None
+
+
+async def step(h: Harness, present: set[int], clock: Clock) -> bool:
+    """Someone present says yes or plays; else the clock moves on and the timers fire
+    (shown as the runner shows them).  False once nothing is left to play."""
+    channel_id = h.fake.channel_id
+    channel = f"{PREFIX}{channel_id}"
+    game = h.svc.game_in(channel)
+    by_id = {m.id: m for m in PEOPLE}
+    if game is not None and game.status == LOBBY:
+        for seat in game.waiting:
+            if seat.user is not None and int(seat.user.id) in present:
+                lobby = newest(h.fake, channel_id, "I'm in")
+                assert lobby is not None
+                inter, _ = await h.press(by_id[int(seat.user.id)], lobby, "I'm in")
+                assert inter.callback.status == 200
+                return True
+    if game is not None and game.status == PLAYING:
+        seat = game.on_turn()
+        if seat is not None and seat.user is not None and int(seat.user.id) in present:
+            table = h.table(game.id)
+            labels = table.labels()
+            label = "Roll" if any(x.startswith("Roll") for x in labels) else labels[0]
+            label = next(x for x in labels if x.startswith("Roll")) if label == "Roll" else label
+            await h.press(by_id[int(seat.user.id)], table, label)
+            return True
+    if game is None and h.store.load_in(f"tour:{channel}") is None:
+        return False
+    clock.advance(31)
+    for outcome in h.svc.fire_due():
+        await h.adapter.show(outcome)
+    await h.quiet()
+    return True
+
+
+async def sign_up(h: Harness, count: int, **options: Any) -> Message:
+    inter, new = await h.command(PEOPLE[0], "tournament", **options)
+    (signup,) = [m for m in new if not m.ephemeral]
+    assert "Signed up (1 of" in signup.content and signup.labels() == ["Join", "Leave", "Start"]
+    for member in PEOPLE[1:count]:
+        inter, _ = await h.press(member, signup, "Join")
+        assert inter.callback.type == 7  # the sign-up message edited in place, as the answer
+        signup = h.fake.messages[signup.id]
+    return signup
+
+
+def final_rows(fake: FakeDiscord, channel_id: int) -> tuple[str, list[tuple[int, str, str]]]:
+    won = [m for m in fake.public_messages(channel_id) if "wins the tournament" in m.content]
+    assert len(won) == 1, "the winner told once"
+    text = won[0].content.replace("\\", "")
+    rows = [
+        (int(m.group(1)), m.group(2), m.group(3))
+        for m in re.finditer(r"^(\d+)\. (P\d+): (.*)$", text, re.M)
+    ]
+    return text, rows
+
+
+async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
+    h: Harness, fake: FakeDiscord, path: str
+) -> None:
+    clock = Clock(1_800_000_000.0)
+    await h.start(clock=clock)
+    signup = await sign_up(h, 8, format="swiss", size=8, rounds=3, timer=30)
+    assert "Signed up (8 of 8)" in signup.content and not signup.labels()  # closed
+    channel_id = fake.channel_id
+    channel = f"{PREFIX}{channel_id}"
+    assert any("Round 1:" in m.content for m in fake.public_messages(channel_id))
+    # a stranger's press of a table's I'm in is refused privately and changes nothing
+    lobby = newest(fake, channel_id, "I'm in")
+    assert lobby is not None
+    inter, _ = await h.press(MOD, lobby, "I'm in")
+    assert inter.callback.data["flags"] & 64
+    present = {PEOPLE[0].id, PEOPLE[3].id}
+    for _ in range(3000):  # into round 2, a table being played
+        t = h.store.load_in(f"tour:{channel}")
+        if t is not None and b'"rd":2' in t.data and h.svc.game_in(channel) is not None:
+            break
+        assert await step(h, present, clock)
+    await h.stop_all()
+    second = SqliteStore(path, ttl=3600)  # a new process on the same file
+    try:
+        await h.start(second, seed=9, clock=clock)
+        h.store = second
+        for _ in range(6000):
+            if not await step(h, present, clock):
+                break
+        text, rows = final_rows(fake, channel_id)
+        played = tables(second, f"{GUILD_PREFIX}{fake.guild_id}")  # results count in the server
+        assert len(played) == 6
+        names = {f"discord:{m.id}": str(m.global_name) for m in PEOPLE[:8]}
+        order = [names[k] for k in swiss_order(played, names)]
+        assert [name for _, name, _ in rows] == order
+        points = swiss_points(played)
+        for _, name, rest in rows:
+            key = next(k for k, v in names.items() if v == name)
+            assert rest.startswith(f"{round(points[key], 1):g} ")
+        places = swiss_places(played, names)
+        assert [place for place, _, _ in rows] == [places[k] for k in swiss_order(played, names)]
+        medals = ("🥇", "🥈", "🥉")
+        podium = ", ".join(
+            f"{medals[min(places[k], 3) - 1]} {names[k]}" for k in swiss_order(played, names)[:3]
+        )
+        assert f"Podium: {podium}" in text, text
+        first = [names[k] for k in swiss_order(played, names) if places[k] == 1]
+        if len(first) == 1:
+            assert text.startswith(f"🏆 {first[0]} wins the tournament!")
+        else:
+            assert text.startswith(f"🏆 {', '.join(first)} share first place")
+    finally:
+        await h.stop_all()
+        second.close()
+
+
+async def test_a_knockout_of_twelve_to_its_final_table(h: Harness, fake: FakeDiscord) -> None:
+    clock = Clock(1_800_000_000.0)
+    await h.start(clock=clock)
+    await sign_up(h, 12, format="knockout", size=12, timer=30)
+    present = {PEOPLE[1].id, PEOPLE[6].id}
+    for _ in range(8000):
+        if not await step(h, present, clock):
+            break
+    channel_id = fake.channel_id
+    text, rows = final_rows(fake, channel_id)
+    played = tables(h.store, f"{GUILD_PREFIX}{fake.guild_id}")
+    assert [len(t) for t in played] == [4, 4, 4, 3, 3, 4]
+    assert knockout_through(played)
+    names = {f"discord:{m.id}": str(m.global_name) for m in PEOPLE}
+    podium = [names[k] for k in knockout_podium(played)]
+    told = re.search(r"Podium: 🥇 (P\d+), 🥈 (P\d+), 🥉 (P\d+)", text)
+    assert told is not None and list(told.groups()) == podium
+    assert [name for _, name, _ in rows[:3]] == podium
+    assert any("The final table:" in m.content for m in fake.public_messages(channel_id))
