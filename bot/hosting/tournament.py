@@ -338,12 +338,12 @@ def points(t: Tournament) -> dict[str, float]:
 def standings(t: Tournament) -> list[Standing]:
     """Everybody, best first (see the module's doc for the order)."""
     rating = _ratings(t)
-    rows: list[tuple[tuple[float, float, int, str], str, float, float]] = []
+    rows: list[tuple[tuple[float, float, int, int, str], str, float, float]] = []
     if t.fmt == SWISS:
         pts = points(t)
         for e in t.entrants:
             met = {k for x in t.tables if x.done and e.key in x.players for k in x.players}
-            buchholz = sum(pts[k] for k in met - {e.key})
+            buchholz = float(sum(pts[k] for k in met - {e.key}))
             wins = sum(1 for x in t.tables if (x.places or {}).get(e.key) == 1)
             order = (-round(pts[e.key], 6), -round(buchholz, 6), -wins, -e.rating, e.user.name)
             rows.append((order, e.key, pts[e.key], buchholz))
@@ -353,7 +353,9 @@ def standings(t: Tournament) -> list[Standing]:
             last = mine[-1] if mine else None
             reached = last.round if last is not None else 0
             place = (last.places or {}).get(e.key, 4) if last is not None else 4
-            rows.append(((-reached, place, 0, -e.rating, e.user.name), e.key, reached, place))
+            rows.append(
+                ((-reached, place, 0, -e.rating, e.user.name), e.key, reached, float(place))
+            )
     rows.sort()
     out: list[Standing] = []
     for k, (order, key, pts_, tie) in enumerate(rows):
