@@ -226,3 +226,36 @@ def test_limits_and_send_paces_on_the_cluster(cluster: LocalCluster, prefix: str
         waits = [pacer.try_take(-1005) for _ in range(5)]
         assert not pacer._down  # shared through the cluster, not the fallback
         assert waits[:3] == [0.0, 0.0, 0.0] and waits[4] > 0  # 3 at once, then paced
+
+
+def test_a_tournament_on_the_cluster_keeps_to_its_slots(cluster: LocalCluster, prefix: str) -> None:
+    """A Swiss tournament of eight played to its end by two workers taking turns on the
+    cluster: the tournament shares the slot of the key it holds, every table its channel's,
+    and the
+    standings agree with an independent count of the kept results."""
+    from bot.hosting import tournament as tour
+    from bot.tournaments import TourOutcome, key_of
+    from tests.test_tournament_service import CHANNEL, people, run, services, sign_up
+    from tests.tour_check import swiss_order, swiss_points, tables
+
+    clock = Clock(1_800_000_000.0)
+    with _store(cluster, prefix, clock=clock) as one, _store(cluster, prefix, clock=clock) as two:
+        _, tours = services(one, clock)  # type: ignore[arg-type]
+        out = sign_up(tours, people(8), fmt="swiss", size=8, rounds=2)
+        assert out.tour is not None
+        assert bucket(out.tour.id) == bucket(key_of(CHANNEL))  # with the key it holds
+        assert all(bucket(o.game.id) == bucket(CHANNEL) for o in out.tables if o.game)
+        second, more = services(two, clock, seed=9)  # type: ignore[arg-type]
+        news = run(second, more, clock, {"1", "2"})  # the other worker plays it on
+        won = [n.tour for n in news if isinstance(n, TourOutcome) and n.tour.status == tour.DONE]
+        assert len(won) == 1
+        played = tables(two, CHANNEL)
+        assert len(played) == 4
+        final = won[0]
+        assert all(bucket(x.game or "") == bucket(CHANNEL) for x in final.tables)
+        names = {e.key: e.user.name for e in final.entrants}
+        rows = tour.standings(final)
+        assert [r.key for r in rows] == swiss_order(played, names)
+        assert {r.key: round(r.points, 6) for r in rows} == {
+            k: round(v, 6) for k, v in swiss_points(played).items()
+        }
