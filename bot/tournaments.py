@@ -99,8 +99,10 @@ class Tournaments:
         lang: str = "en",
         chat: str = "",
         level: str = "normal",
+        rooms: bool = False,
     ) -> TourOutcome:
-        """Open the sign-up of a tournament in ``channel``, ``user`` signed up first."""
+        """Open the sign-up of a tournament in ``channel``, ``user`` signed up first;
+        ``rooms``: the adapter can give each table a room (threads, forum topics)."""
 
         def work() -> TourOutcome:
             now = self.service.clock()
@@ -121,6 +123,7 @@ class Tournaments:
                     lang=lang,
                     level=level,
                     chat=chat,
+                    rooms=rooms,
                 )
             except Refusal as r:
                 return TourOutcome(None, refusal=r)
@@ -166,60 +169,82 @@ class Tournaments:
 
     def table_finished(self, game: Game) -> None:
         """The game service saved a finished game: if it is a tournament's table, the
-        tournament records it and opens the next (their outcomes go to ``game.news``)."""
+        tournament records it and opens the next (their outcomes go to ``game.news``);
+        if a tournament's next table waited for its channel, it opens now."""
         try:
-            t = self._load(game.channel)  # a table, or a game the next table waited for
-            if t is None or (game.tour is not None and t.id != game.tour[0]):
-                return
-            game.news.extend(self.drive(t))
+            tid = game.tour[0] if game.tour is not None else None
+            t = self._load_id(tid) if tid is not None else self._load(game.channel)
+            if t is not None:
+                game.news.extend(self.drive(t))
         except StoreError:
             log.warning("tournament of %s not advanced: the store failed", game.channel)
         except Exception:  # a bug: the game is saved; /ludo tournament mends the rest
             log.exception("tournament of %s not advanced", game.channel)
 
+    def rooms(self, channel: str, tid: str, rooms: list[str]) -> TourOutcome:
+        """The rooms the adapter made for tournament ``tid``'s tables (none: it could not);
+        its tables open in them."""
+
+        def work() -> TourOutcome:
+            for _ in range(MAX_RETRIES):
+                t = self._load(channel)
+                if t is None or t.id != tid:
+                    return TourOutcome(None, refusal=Refusal("refuse.no_tour"))
+                happened = Happened()
+                if not tour.set_rooms(t, rooms, happened):
+                    return TourOutcome(t, tables=self._mend(t))
+                if self._save(t):
+                    return TourOutcome(t, happened, tables=self._mend(t))
+            return TourOutcome(None, refusal=Refusal("refuse.busy"))
+
+        return self._guard(work, channel)
+
     def drive(self, t: Tournament) -> list[TourOutcome | Outcome]:
-        """Bring ``t`` up to its tables: record a finished one, open the next; what it
-        did, to show.  Raises StoreError."""
+        """Bring ``t`` up to its tables: record those finished, open the next (one at a
+        time, or all of the round in their rooms); what it did, to show.  Each change is
+        one compare-and-set, again from a fresh copy on a conflict.  Raises StoreError."""
         out: list[TourOutcome | Outcome] = []
-        for _ in range(MAX_RETRIES * 4):
+        for _ in range(MAX_RETRIES * 8):
             if t.status != tour.RUNNING:
                 return out
-            table = t.playing()
-            if table is not None and table.game is not None:
+            told: TourOutcome | None = None
+            changed = False
+            for table in [x for x in t.current() if x.game is not None and not x.done]:
+                assert table.game is not None
                 stored = self.store.load(table.game)
-                if stored is not None:
-                    game = Game.from_bytes(stored.data, stored.rev)
-                    if game.status in (LOBBY, PLAYING):
-                        return out  # being played
-                    happened = Happened()
-                    places = places_of(game) if game.status == OVER else None
-                    # a table stopped before its end: its players tie
-                    places = places or {k: 1 for k in table.players}
-                    if tour.record(t, table.game, places, happened):
-                        if not self._save(t):
-                            t = self._reload(t)
-                            continue
-                        out.append(TourOutcome(t, happened))
+                if stored is None:  # reserved, never made: make it
+                    made = self._create(t, table.game, table)
+                    out += [made] if made is not None else []
                     continue
-                made = self._create(t, table.game, table)  # reserved, never made: make it
-                if made is not None:
-                    out.append(made)
-                return out
-            table = t.next_table()
-            if table is None:
-                return out
-            table.game = new_game_id(t.channel)
-            t.version += 1
+                game = Game.from_bytes(stored.data, stored.rev)
+                if game.status in (LOBBY, PLAYING):
+                    continue  # being played
+                happened = Happened()
+                # a table stopped before its end: its players tie
+                places = (places_of(game) if game.status == OVER else None) or {
+                    k: 1 for k in table.players
+                }
+                if tour.record(t, table.game, places, happened):
+                    told, changed = TourOutcome(t, happened), True
+                    break
+            if not changed:
+                opening = t.next_table()
+                if opening is None:
+                    return out
+                opening.game = new_game_id(t.room_of(opening))
+                t.version += 1
             if not self._save(t):
                 t = self._reload(t)
                 continue
+            if told is not None:
+                out.append(told)
         return out
 
     def _create(self, t: Tournament, game_id: str, table: tour.Table) -> Outcome | None:
         seed = new_seed() if self.service.verifiable else None
         game = table_game(t, table, game_id, self.service.clock(), seed)
-        if not self.store.create(game.id, game.to_bytes(), channel=t.channel, due=game.deadline):
-            return None  # the channel has another game: opened when it is free
+        if not self.store.create(game.id, game.to_bytes(), channel=game.channel, due=game.deadline):
+            return None  # the room has another game: opened when it is free
         game.rev = 1
         happened = Happened()
         names = tuple(t.name(k) for k in table.players)
@@ -318,8 +343,20 @@ class Tournaments:
             log.warning("the tournament of %s cannot be read", channel)
             return None
 
+    def _load_id(self, tid: str) -> Tournament | None:
+        """Tournament ``tid`` (None: gone, or unreadable)."""
+        try:
+            stored = self.store.load(tid)
+        except DamagedRecord:
+            return None
+        try:
+            return load(stored.data, stored.rev) if stored is not None else None
+        except ValueError:
+            log.warning("tournament %s cannot be read", tid)
+            return None
+
     def _reload(self, t: Tournament) -> Tournament:
-        fresh = self._load(t.channel)
+        fresh = self._load_id(t.id)
         if fresh is None or fresh.id != t.id:
             fresh = t
             fresh.status = tour.ENDED  # gone meanwhile: nothing more to drive

@@ -76,7 +76,12 @@ USE_APPLICATION_COMMANDS = 1 << 31
 MEMBER_PERMISSIONS = (
     VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
 ) | USE_APPLICATION_COMMANDS
-BOT_PERMISSIONS = MEMBER_PERMISSIONS
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+#: the bot's permissions: a member's, and starting threads (the invite asks for it)
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+#: how long a thread stays open without a message, as Discord allows (minutes)
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 # application flags: an application with an Activity (APPLICATION_EMBEDDED)
 EMBEDDED = 1 << 17
@@ -503,6 +508,9 @@ class FakeDiscord:
         self.thread_id = 1_200_000_000_000_000_300
         #: a thread the bot never got in GUILD_CREATE (made later, or private)
         self.late_thread_id = 1_200_000_000_000_000_400
+        #: the bot may start threads (Create Public Threads); the threads it started
+        self.threads_allowed = True
+        self.made_threads: list[int] = []
         self.owner_id = 1_200_000_000_000_000_500
         self.bot_gateway_path = bot_gateway_path
         self.bot_user = {
@@ -569,6 +577,7 @@ class FakeDiscord:
         r.add_delete(API + "/webhooks/{app}/{token}/messages/{mid}", self._delete_webhook_message)
         r.add_get(API + "/channels/{cid}", self._get_channel)
         r.add_post(API + "/channels/{cid}/messages", self._post_channel_message)
+        r.add_post(API + "/channels/{cid}/threads", self._post_thread)
         r.add_get(API + "/channels/{cid}/messages/{mid}", self._get_channel_message)
         r.add_patch(API + "/channels/{cid}/messages/{mid}", self._patch_channel_message)
         r.add_delete(API + "/channels/{cid}/messages/{mid}", self._delete_channel_message)
@@ -1765,6 +1774,39 @@ class FakeDiscord:
             raise _form_error({"flags": "ephemeral messages only answer interactions"})
         msg = self._new_message(cid, body, call.files)
         return _json(msg.json(self.guild_id))
+
+    async def _post_thread(self, request: web.Request) -> web.Response:
+        """Start Thread without Message: a public thread of a text channel (the bot needs
+        Create Public Threads; a thread cannot have threads)."""
+        self._bot_auth(request)
+        cid = int(request.match_info["cid"])
+        parent = self.channels.get(cid)
+        if parent is None:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        if parent["type"] not in (0, 5):
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if not self.threads_allowed:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        body = self._call(request).body or {}
+        problems = {}
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            problems["name"] = "Must be between 1 and 100 in length."
+        if body.get("auto_archive_duration", 4320) not in ARCHIVE_DURATIONS:
+            problems["auto_archive_duration"] = "Value must be one of (60, 1440, 4320, 10080)."
+        if body.get("type", 12) not in (11, 12):
+            problems["type"] = "Value must be one of (11, 12)."
+        if problems:
+            raise _form_error(problems)
+        tid = self.snowflake()
+        thread = dict(self.channels[self.thread_id], id=str(tid), name=name, parent_id=str(cid))
+        thread["type"] = body.get("type", 12)
+        thread["thread_metadata"] = dict(
+            thread["thread_metadata"], auto_archive_duration=body.get("auto_archive_duration", 4320)
+        )
+        self.channels[tid] = thread
+        self.made_threads.append(tid)
+        return _json(thread, status=201)
 
     def _message_in(self, cid: int, mid: int) -> Message:
         msg = self.messages.get(mid)

@@ -56,6 +56,8 @@ from aiohttp import web
 
 TOKEN = "123456:TEST-fake-token"
 BOT_ID = 123456
+#: the colours a forum topic's icon may have (Bot API: createForumTopic)
+TOPIC_COLOURS = (7322096, 16766590, 13338331, 9367192, 16749490, 16478047)
 BOT_USERNAME = "ludo_test_bot"
 
 CAPTION_LIMIT = 1024
@@ -1319,6 +1321,24 @@ class FakeTelegram:
             raise bad("MESSAGE_TOO_LONG")
         self.answered[query_id] = call
         return True
+
+    async def api_createforumtopic(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
+        """A new topic of a forum supergroup, as Telegram makes it: the bot must be an
+        administrator who may manage topics; the name 1 to 128 characters; a colour, if
+        given, one of the six Telegram offers."""
+        chat = self._chat(p.get("chat_id"))
+        if not chat.get("is_forum"):
+            raise bad("the chat is not a forum")
+        if self.members.get(chat["id"], {}).get(BOT_ID) not in ("administrator", "creator"):
+            raise bad("not enough rights to create a topic")
+        name = p.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 128:
+            raise bad("TOPIC_NAME_INVALID")
+        colour = p.get("icon_color", TOPIC_COLOURS[0])
+        if colour not in TOPIC_COLOURS:
+            raise bad("TOPIC_ICON_COLOR_INVALID")
+        thread_id = self.topic(chat, name)
+        return {"message_thread_id": thread_id, "name": name, "icon_color": colour}
 
     async def api_getchatmember(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
         chat = self._chat(p.get("chat_id"))

@@ -2191,6 +2191,9 @@ async def test_commands_are_named_and_described_in_each_locale(
                 elif o == "level":
                     key = f"level.{value}"
                     localized(choice, "name", say(Text(key)), words(key))
+                elif o in ("action", "format"):  # /ludo tournament's
+                    key = f"dc.choice.tour_{value}" if o == "action" else f"dc.choice.{value}"
+                    localized(choice, "name", say(Text(key)), words(key))
                 else:
                     # a language is named in its own words, for every reader
                     assert o == "language"

@@ -16,6 +16,7 @@ import pytest
 
 from bot.adapters.discord.where import GUILD_PREFIX, PREFIX
 from bot.hosting import LOBBY, PLAYING
+from bot.hosting.tour_codec import load
 from bot.store import SqliteStore, Store
 from tests.fake_discord import FakeDiscord, Member, Message
 from tests.test_discord import MOD, Clock, Harness
@@ -72,31 +73,40 @@ def newest(fake: FakeDiscord, channel_id: int, label: str) -> Message | None:
     return found[-1] if found else None
 
 
+def rooms_of(h: Harness, channel: str) -> list[str]:
+    """Where the tournament of ``channel`` plays: its rooms (threads), or there."""
+    stored = h.store.load_in(f"tour:{channel}")
+    rooms = load(stored.data).rooms if stored is not None else []
+    return rooms or [channel]
+
+
 async def step(h: Harness, present: set[int], clock: Clock) -> bool:
-    """Someone present says yes or plays; else the clock moves on and the timers fire
-    (shown as the runner shows them).  False once nothing is left to play."""
-    channel_id = h.fake.channel_id
-    channel = f"{PREFIX}{channel_id}"
-    game = h.svc.game_in(channel)
+    """Someone present says yes or plays, at any table; else the clock moves on and the
+    timers fire (shown as the runner shows them).  False once nothing is left to play."""
+    channel = f"{PREFIX}{h.fake.channel_id}"
     by_id = {m.id: m for m in PEOPLE}
-    if game is not None and game.status == LOBBY:
-        for seat in game.waiting:
-            if seat.user is not None and int(seat.user.id) in present:
-                lobby = newest(h.fake, channel_id, "I'm in")
-                assert lobby is not None
-                inter, _ = await h.press(by_id[int(seat.user.id)], lobby, "I'm in")
-                assert inter.callback.status == 200
+    games = []
+    for room in rooms_of(h, channel):
+        game = h.svc.game_in(room)
+        if game is not None:
+            games.append(game)
+        if game is not None and game.status == LOBBY:
+            for seat in game.waiting:
+                if seat.user is not None and int(seat.user.id) in present:
+                    lobby = newest(h.fake, int(room[len(PREFIX) :]), "I'm in")
+                    assert lobby is not None
+                    inter, _ = await h.press(by_id[int(seat.user.id)], lobby, "I'm in")
+                    assert inter.callback.status == 200
+                    return True
+        if game is not None and game.status == PLAYING:
+            seat = game.on_turn()
+            if seat is not None and seat.user is not None and int(seat.user.id) in present:
+                table = h.table(game.id)
+                labels = table.labels()
+                label = next((x for x in labels if x.startswith("Roll")), labels[0])
+                await h.press(by_id[int(seat.user.id)], table, label)
                 return True
-    if game is not None and game.status == PLAYING:
-        seat = game.on_turn()
-        if seat is not None and seat.user is not None and int(seat.user.id) in present:
-            table = h.table(game.id)
-            labels = table.labels()
-            label = "Roll" if any(x.startswith("Roll") for x in labels) else labels[0]
-            label = next(x for x in labels if x.startswith("Roll")) if label == "Roll" else label
-            await h.press(by_id[int(seat.user.id)], table, label)
-            return True
-    if game is None and h.store.load_in(f"tour:{channel}") is None:
+    if not games and h.store.load_in(f"tour:{channel}") is None:
         return False
     clock.advance(31)
     for outcome in h.svc.fire_due():
@@ -137,15 +147,24 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
     channel_id = fake.channel_id
     channel = f"{PREFIX}{channel_id}"
     assert any("Round 1:" in m.content for m in fake.public_messages(channel_id))
+    # the tables play at once, each in a thread the bot started
+    assert len(fake.made_threads) == 2
+    assert [fake.channels[t]["name"] for t in fake.made_threads] == [
+        "🏆 Tournament table 1",
+        "🏆 Tournament table 2",
+    ]
+    said = [m.content for m in fake.public_messages(channel_id)]
+    assert any("Each table plays in a thread" in c for c in said)
+    assert not any("one after another" in c for c in said)
     # a stranger's press of a table's I'm in is refused privately and changes nothing
-    lobby = newest(fake, channel_id, "I'm in")
+    lobby = newest(fake, fake.made_threads[0], "I'm in")
     assert lobby is not None
     inter, _ = await h.press(MOD, lobby, "I'm in")
     assert inter.callback.data["flags"] & 64
     present = {PEOPLE[0].id, PEOPLE[3].id}
     for _ in range(3000):  # into round 2, a table being played
         t = h.store.load_in(f"tour:{channel}")
-        if t is not None and b'"rd":2' in t.data and h.svc.game_in(channel) is not None:
+        if t is not None and b'"rd":2' in t.data and h.svc.game_in(rooms_of(h, channel)[0]):
             break
         assert await step(h, present, clock)
     await h.stop_all()
@@ -185,6 +204,7 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
 
 async def test_a_knockout_of_twelve_to_its_final_table(h: Harness, fake: FakeDiscord) -> None:
     clock = Clock(1_800_000_000.0)
+    fake.threads_allowed = False  # the bot may not start threads: one table after another
     await h.start(clock=clock)
     await sign_up(h, 12, format="knockout", size=12, timer=30)
     present = {PEOPLE[1].id, PEOPLE[6].id}
@@ -202,3 +222,5 @@ async def test_a_knockout_of_twelve_to_its_final_table(h: Harness, fake: FakeDis
     assert told is not None and list(told.groups()) == podium
     assert [name for _, name, _ in rows[:3]] == podium
     assert any("The final table:" in m.content for m in fake.public_messages(channel_id))
+    assert any("one after another" in m.content for m in fake.public_messages(channel_id))
+    assert not fake.made_threads

@@ -16,8 +16,9 @@ import pytest
 
 from bot.adapters.telegram.screen import PREFIX
 from bot.hosting import LOBBY, PLAYING
+from bot.hosting.tour_codec import load
 from bot.store import SqliteStore
-from tests.fake_telegram import FakeMessage, FakeTelegram, make_user
+from tests.fake_telegram import BOT_ID, FakeMessage, FakeTelegram, make_user
 from tests.test_telegram import Bot, plain
 from tests.tour_check import (
     knockout_podium,
@@ -45,35 +46,52 @@ def text_of(m: FakeMessage) -> str:
     return plain(m.html or m.text or m.caption_html or m.caption or "")
 
 
-def newest(fake: FakeTelegram, chat: int, label: str) -> FakeMessage | None:
-    found = [m for m in fake.chat_messages(chat) if any(b["text"] == label for b in m.buttons)]
+def newest(
+    fake: FakeTelegram, chat: int, label: str, thread: int | None = None
+) -> FakeMessage | None:
+    found = [
+        m for m in fake.chat_messages(chat, thread) if any(b["text"] == label for b in m.buttons)
+    ]
     return found[-1] if found else None
 
 
+def rooms_of(bot: Bot, channel: str) -> list[str]:
+    """Where the tournament of ``channel`` plays: its rooms (forum topics), or there."""
+    stored = bot.service.store.load_in(f"tour:{channel}")
+    rooms = load(stored.data).rooms if stored is not None else []
+    return rooms or [channel]
+
+
 async def step(bot: Bot, chat: int, present: set[int], clock: Any) -> bool:
-    """One step: someone present says yes or plays; else the clock moves on and the timers
-    fire (shown as the runner shows them).  False once the channel has no game and no
-    tournament."""
+    """One step: someone present says yes or plays, at any table; else the clock moves on
+    and the timers fire (shown as the runner shows them).  False once the chat has no
+    game and no tournament."""
     channel = f"{PREFIX}{chat}"
-    game = bot.service.game_in(channel)
     by_id = {str(u["id"]): u for u in PEOPLE}
-    if game is not None and game.status == LOBBY:
-        for seat in game.waiting:
-            if seat.user is not None and int(seat.user.id) in present:
-                lobby = newest(bot.fake, chat, "I'm in")
-                assert lobby is not None
-                click = await bot.click(lobby, by_id[seat.user.id], label="I'm in")
-                assert not click.toast or "in" in click.toast, click.toast
+    games = []
+    for room in rooms_of(bot, channel):
+        game = bot.service.game_in(room)
+        thread = int(room.split(":")[2]) if room.count(":") == 2 else None
+        if game is not None:
+            games.append(game)
+        if game is not None and game.status == LOBBY:
+            for seat in game.waiting:
+                if seat.user is not None and int(seat.user.id) in present:
+                    lobby = newest(bot.fake, chat, "I'm in", thread)
+                    assert lobby is not None
+                    click = await bot.click(lobby, by_id[seat.user.id], label="I'm in")
+                    assert not click.toast or "in" in click.toast, click.toast
+                    return True
+        if game is not None and game.status == PLAYING:
+            seat = game.on_turn()
+            if seat is not None and seat.user is not None and int(seat.user.id) in present:
+                shown = bot.fake.chat_messages(chat, thread)
+                boards = [m for m in shown if m.photo is not None and m.keyboard]
+                labels = [b["text"] for b in boards[-1].buttons]
+                label = "Roll" if "Roll" in labels else labels[0]
+                await bot.click(boards[-1], by_id[seat.user.id], label=label)
                 return True
-    if game is not None and game.status == PLAYING:
-        seat = game.on_turn()
-        if seat is not None and seat.user is not None and int(seat.user.id) in present:
-            boards = [m for m in bot.fake.chat_messages(chat) if m.photo is not None and m.keyboard]
-            labels = [b["text"] for b in boards[-1].buttons]
-            label = "Roll" if "Roll" in labels else labels[0]
-            await bot.click(boards[-1], by_id[seat.user.id], label=label)
-            return True
-    if game is None and bot.service.store.load_in(f"tour:{channel}") is None:
+    if not games and bot.service.store.load_in(f"tour:{channel}") is None:
         return False
     clock.advance(31)
     for outcome in bot.service.fire_due():
@@ -164,7 +182,8 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
 async def test_a_knockout_of_twelve_to_its_final_table(
     fake: FakeTelegram, tmp_path: Path, clock: Any
 ) -> None:
-    group = fake.group("Knockout night")
+    group = fake.supergroup("Knockout club", forum=True)  # the tables play in topics
+    fake.set_member(group, {"id": BOT_ID}, "administrator")
     chat = group["id"]
     store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
     bot = Bot(fake, store, clock, seed=5)
@@ -186,8 +205,13 @@ async def test_a_knockout_of_twelve_to_its_final_table(
         told = re.search(r"Podium: 🥇 (P\d+), 🥈 (P\d+), 🥉 (P\d+)", text)
         assert told is not None and list(told.groups()) == podium
         assert [name for _, name, _ in rows[:3]] == podium
-        assert any(text_of(m).startswith("The final table:") or "The final table:" in text_of(m)
-                   for m in fake.chat_messages(chat))  # fmt: skip
+        assert any("The final table:" in text_of(m) for m in fake.chat_messages(chat))
+        # three topics, one per table of the first round; every table played in one
+        topics = [c for c in fake.calls if c.method == "createForumTopic" and c.ok]
+        assert [c.params["name"] for c in topics] == [f"🏆 Tournament table {k}" for k in (1, 2, 3)]
+        boards = [m for m in fake.chat_messages(chat) if m.photo is not None]
+        topic_ids = {c.result["message_thread_id"] for c in topics}
+        assert boards and {m.thread_id for m in boards} == topic_ids  # boards in the topics
     finally:
         await bot.adapter.stop()
         store.close()

@@ -193,3 +193,48 @@ def test_buttons_of_another_version_change_nothing(
     assert ended.tour is not None and ended.tour.status == tour.ENDED
     assert tours.get(CHANNEL) is None
     assert tours.act(CHANNEL, users[0], "join").refusal.key == "refuse.no_tour"  # type: ignore[union-attr]
+
+
+def test_tables_in_rooms_play_at_once(make_store: StoreFactory, clock: FakeClock) -> None:
+    """A chat that can have rooms (threads, forum topics): the tournament waits for the
+    adapter to make them, then each round's tables open at once, table k in room k."""
+    users = people(8)
+    svc, tours = services(make_store(), clock)
+    out = tours.open(CHANNEL, users[0], "classic", timer=30, size=8, rounds=2, rooms=True)
+    for u in users[1:]:
+        out = tours.act(CHANNEL, u, "join")
+    t = out.tour
+    assert t is not None and t.status == tour.RUNNING and t.awaiting_rooms
+    assert out.tables == [] and svc.game_in(CHANNEL) is None  # no table before its room
+    rooms = [f"{CHANNEL}:{k}" for k in (11, 12)]
+    made = tours.rooms(CHANNEL, t.id, rooms)
+    assert made.refusal is None and [o.game.channel for o in made.tables if o.game] == rooms
+    again = tours.rooms(CHANNEL, t.id, ["elsewhere"])  # told twice: the first rooms stay
+    assert again.tour is not None and again.tour.rooms == rooms and again.tables == []
+    seen_at_once = 0
+    for _ in range(200):
+        live = [g for g in (svc.game_in(r) for r in rooms) if g is not None]
+        seen_at_once = max(seen_at_once, len(live))
+        if tours.get(CHANNEL) is None:
+            break
+        clock.advance(31)
+        svc.fire_due()
+    assert seen_at_once == 2
+    played = tables(svc.store, CHANNEL)  # the results count in the tournament's chat
+    assert len(played) == 4
+    assert all(svc.store.channel_game(r) is None for r in rooms)
+    assert {k for table in played for k in table} == {f"telegram:{u.id}" for u in users}
+
+
+def test_a_chat_whose_rooms_cannot_be_made_plays_one_table_after_another(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    users = people(4)
+    _, tours = services(make_store(), clock)
+    out = tours.open(CHANNEL, users[0], "classic", timer=30, size=4, rounds=1, rooms=True)
+    for u in users[1:]:
+        out = tours.act(CHANNEL, u, "join")
+    assert out.tour is not None and out.tour.awaiting_rooms
+    made = tours.rooms(CHANNEL, out.tour.id, [])
+    assert made.tour is not None and not made.tour.rooms_wanted
+    assert [o.game.channel for o in made.tables if o.game] == [CHANNEL]

@@ -21,7 +21,7 @@ def table_game(t: Tournament, table: Table, game_id: str, now: float, seed: str 
     users = [e.user for k in table.players if (e := t.entrant(k)) is not None]
     return Game(
         id=game_id,
-        channel=t.channel,
+        channel=t.room_of(table),
         rules=t.rules,
         options=dict(t.options),
         creator=users[0],

@@ -13,6 +13,7 @@ from . import reading
 from .game import User
 from .tournament import (
     FORMATS,
+    MAX_ROOMS,
     MAX_TABLES,
     ROUNDS_RANGE,
     SIZE_RANGE,
@@ -50,6 +51,8 @@ def dump(t: Tournament) -> bytes:
         "rd": t.round,
         "at": t.created,
     }
+    if t.rooms or t.rooms_wanted:
+        d["rm"], d["rw"] = t.rooms, t.rooms_wanted
     return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
 
 
@@ -102,6 +105,8 @@ def _read(d: dict[str, Any], rev: int) -> Tournament:
         tables=tables,
         round=reading.whole(d["rd"], 0, MAX_TABLES, "rd"),
         created=reading.number(d["at"], "at"),
+        rooms=[reading.text(r, "room", limit=256) for r in _list(d.get("rm", []), MAX_ROOMS)],
+        rooms_wanted=reading.flag(d.get("rw", False), "rw"),
         rev=rev,
     )
 

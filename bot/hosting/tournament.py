@@ -46,6 +46,8 @@ TOUR_TIMER_RANGE = (10, 3600)
 TOP_POINTS = 3.0
 #: the most tables a tournament keeps (32 players, 6 rounds: 48)
 MAX_TABLES = 200
+#: the most rooms (tables of one round: 32 players at 8 tables)
+MAX_ROOMS = 8
 
 
 @dataclass
@@ -111,6 +113,11 @@ class Tournament:
     tables: list[Table] = field(default_factory=list)
     round: int = 0
     created: float = 0.0
+    #: where the tables play at once, table k of every round in ``rooms[k - 1]`` (threads,
+    #: forum topics); none: one after another in ``channel``
+    rooms: list[str] = field(default_factory=list)
+    #: the chat can have rooms: the adapter makes them when the tournament starts
+    rooms_wanted: bool = False
     #: the store revision this was loaded at (not saved)
     rev: int = 0
 
@@ -128,10 +135,21 @@ class Tournament:
         return [t for t in self.tables if t.round == self.round]
 
     def next_table(self) -> Table | None:
-        """The table to open next (one at a time): the first of the round not opened."""
-        if self.status != RUNNING:
+        """The table to open next: the first of the round not opened (one at a time, or
+        all at once in rooms); None while the rooms are being made."""
+        if self.status != RUNNING or self.awaiting_rooms:
+            return None
+        if not self.rooms and self.playing() is not None:
             return None
         return next((t for t in self.current() if t.game is None), None)
+
+    @property
+    def awaiting_rooms(self) -> bool:
+        return self.rooms_wanted and not self.rooms
+
+    def room_of(self, table: Table) -> str:
+        """Where ``table`` plays: its room, or the tournament's channel."""
+        return self.rooms[table.number - 1] if table.number <= len(self.rooms) else self.channel
 
     def playing(self) -> Table | None:
         """The table opened and not finished yet."""
@@ -166,8 +184,10 @@ def open_tournament(
     lang: str = "en",
     level: str = NORMAL,
     chat: str = "",
+    rooms: bool = False,
 ) -> Tournament:
-    """Sign-up for a new tournament, its host signed up first (refused if set up wrong)."""
+    """Sign-up for a new tournament, its host signed up first (refused if set up wrong);
+    ``rooms``: the chat can give each table a room of its own (threads, forum topics)."""
     if user.shared:
         raise Refusal("refuse.as_yourself")
     try:
@@ -202,7 +222,19 @@ def open_tournament(
         level=level,
         entrants=[Entrant(user, rating)],
         created=now,
+        rooms_wanted=rooms,
     )
+
+
+def set_rooms(t: Tournament, rooms: list[str], happened: Happened) -> bool:
+    """The rooms the adapter made for the tables (none: it could not; they play one after
+    another); False if the tournament does not wait for them (told already)."""
+    if t.status != RUNNING or not t.awaiting_rooms:
+        return False
+    t.rooms, t.rooms_wanted = list(rooms), bool(rooms)
+    t.version += 1
+    happened.note("tour.rooms", count=len(rooms))
+    return True
 
 
 def sign_up(t: Tournament, user: User, rating: int, happened: Happened) -> None:

@@ -64,6 +64,8 @@ def tour_view(t: Tournament, happened: Happened | None, lang: str | None = None)
             lines.append(Text("tour.standings_after", {"round": t.round - 1}))
             lines += standing_rows(t, lang)
         lines += round_lines(t)
+    elif "tour.rooms" in notes:
+        lines.append(Text("tour.in_rooms" if t.rooms else "tour.one_by_one"))
     elif "show" in keys or happened is None or not keys:
         lines += [header(t), *round_lines(t)] if t.status == tour.RUNNING else [header(t)]
         if t.status == tour.RUNNING and t.round > 1:
@@ -103,9 +105,16 @@ def round_lines(t: Tournament) -> list[Text]:
     for table in tables:
         names = tuple(t.name(k) for k in table.players)
         lines.append(Text("tour.table", {"table": table.number, "players": names}))
-    if len(tables) > 1:
-        lines.append(Text("tour.one_by_one"))
+    if len(tables) > 1 and not t.awaiting_rooms:  # rooms being made: told in them
+        lines.append(Text("tour.in_rooms" if t.rooms else "tour.one_by_one"))
     return lines
+
+
+def room_name(t: Tournament, number: int) -> str:
+    """The name of the room (thread, forum topic) of table ``number``."""
+    from .messages import say
+
+    return say(Text("tour.room", {"table": number}), lang=t.lang)
 
 
 def points_text(points: float, lang: str | None) -> str:

@@ -85,11 +85,11 @@ class TourButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOUR_T
 @app_commands.describe(
     action=described("dc.desc.tournament.action"),
     fmt=described("dc.desc.tournament.format"),
-    rules=described("dc.desc.new.rules"),
+    rules=described("dc.desc.tournament.rules"),
     size=described("dc.desc.tournament.size"),
     rounds=described("dc.desc.tournament.rounds"),
     timer=described("dc.desc.tournament.timer"),
-    level=described("dc.desc.new.level"),
+    level=described("dc.desc.tournament.level"),
 )
 @app_commands.choices(
     action=ACTION_CHOICES, fmt=FORMAT_CHOICES, rules=rule_choices(), level=level_choices()

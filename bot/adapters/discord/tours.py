@@ -13,9 +13,10 @@ from typing import Any
 import discord
 
 from ...hosting import Game
+from ...hosting.tournament import Tournament
 from ...present import Text, refusal_text, say
 from ...present.buttons import parse_tour_press
-from ...present.tour import TourView, signup_closed, tour_view
+from ...present.tour import TourView, room_name, signup_closed, tour_view
 from ...service import Outcome
 from ...tournaments import Tournaments, TourOutcome
 from ..faults import Handling
@@ -101,6 +102,7 @@ class DiscordTours:
                         lang=lang,
                         chat=chat_key(interaction),
                         level=level,
+                        rooms=can_have_threads(interaction),
                     )
                 )
             if out.refusal is not None:
@@ -113,6 +115,7 @@ class DiscordTours:
                 await self.post(out if out.refusal is None else TourOutcome(out.tour))
             for table in out.tables:
                 await self.show(table)
+            await self.rooms(out.tour)
 
     async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None:
         """A sign-up button: the message edited in place as the answer; a refusal told
@@ -144,6 +147,7 @@ class DiscordTours:
             await screen.conclude()
             for table in out.tables:
                 await self.show(table)
+            await self.rooms(t)
 
     async def edit(
         self,
@@ -174,6 +178,29 @@ class DiscordTours:
         except discord.HTTPException as e:
             log.warning("cannot post the tournament in %s: %s", view.channel, e)
 
+    async def rooms(self, t: Tournament | None) -> None:
+        """A tournament waiting for its rooms: a thread for each table of the round (none
+        if the bot may not start threads: the tables play one after another), then its
+        tables opened in them."""
+        if t is None or t.status != "running" or not t.awaiting_rooms:
+            return
+        parent = int(t.channel[len(PREFIX) :])
+        rooms: list[str] = []
+        for number in range(1, len(t.current()) + 1):
+            try:
+                thread = await self.client.http.start_thread_without_message(
+                    parent, name=room_name(t, number)[:100], auto_archive_duration=1440, type=11
+                )
+            except discord.HTTPException as e:
+                log.warning("no threads for the tournament in %s: %s", t.channel, e)
+                rooms = []
+                break
+            rooms.append(f"{PREFIX}{thread['id']}")
+        out = await asyncio.to_thread(self.tours.rooms, t.channel, t.id, rooms)
+        await self.post(out)  # where the tables play
+        for table in out.tables:
+            await self.show(table)
+
     async def news(self, game: Game | None) -> None:
         """What saving ``game`` set off: the tournament's word, the next table."""
         for told in game.news if game is not None else ():
@@ -181,3 +208,14 @@ class DiscordTours:
                 await self.post(told)
             elif isinstance(told, Outcome):
                 await self.show(told)
+
+
+def can_have_threads(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the tables of a tournament opened here can each have a thread: a server's
+    text or announcement channel (not a thread, not a private chat)."""
+    channel = interaction.channel
+    kind = getattr(channel, "type", None)
+    return interaction.guild_id is not None and kind in (
+        discord.ChannelType.text,
+        discord.ChannelType.news,
+    )

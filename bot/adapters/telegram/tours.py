@@ -4,24 +4,29 @@ tables finish (posted through the chat's outbox, like every message)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
+from telegram.error import TelegramError
 
 from ...hosting import Game, User
+from ...hosting.tournament import Tournament
 from ...present import refusal_text, say
 from ...present.buttons import TourPress
-from ...present.tour import TourView, signup_closed, tour_view
+from ...present.tour import TourView, room_name, signup_closed, tour_view
 from ...service import Outcome
 from ...tournaments import Tournaments, TourOutcome
 from ..tour_args import ACTIONS, parse_tour_args
 from .commands import parse_ludo_args
 from .notices import Notices, toast
-from .screen import TEXT_LIMIT, caption, quietly, target
+from .screen import PREFIX, TEXT_LIMIT, caption, quietly, target
 from .tables import Tables
 from .updates import is_admin, language
+
+log = logging.getLogger(__name__)
 
 Call = Callable[..., Awaitable[Any]]
 
@@ -81,6 +86,7 @@ class TelegramTours:
             timer=game.timer if game.timer is not None else asked.timer,
             lang=game.lang or language(update),
             level=game.level,
+            rooms=bool(update.effective_chat and update.effective_chat.is_forum),
         )
         await self.answer(update, out)
 
@@ -93,6 +99,7 @@ class TelegramTours:
             self.post(out)
         for table in out.tables:
             await self.show(table)
+        await self.rooms(out.tour)
 
     async def pressed(
         self,
@@ -121,6 +128,7 @@ class TelegramTours:
             self.post(out)
         for table in out.tables:
             await self.show(table)
+        await self.rooms(t)
 
     def post(self, out: TourOutcome) -> None:
         """What the tournament tells the chat now, as a message of its own."""
@@ -149,6 +157,27 @@ class TelegramTours:
             )
 
         self.tables.outboxes.send(target(channel)[0], send)
+
+    async def rooms(self, t: Tournament | None) -> None:
+        """A tournament waiting for its rooms: a forum topic for each table of the round
+        (none if the bot may not make them: the tables play one after another), then its
+        tables opened in them."""
+        if t is None or t.status != "running" or not t.awaiting_rooms:
+            return
+        chat_id = target(t.channel)[0]
+        rooms: list[str] = []
+        for number in range(1, len(t.current()) + 1):
+            try:
+                topic = await self.tables.bot.create_forum_topic(chat_id, room_name(t, number))
+            except TelegramError as e:
+                log.warning("no forum topics for the tournament in %s: %s", t.channel, e)
+                rooms = []
+                break
+            rooms.append(f"{PREFIX}{chat_id}:{topic.message_thread_id}")
+        out = await self.call(self.tours.rooms, t.channel, t.id, rooms)
+        self.post(out)  # where the tables play
+        for table in out.tables:
+            await self.show(table)
 
     async def news(self, game: Game | None) -> None:
         """What saving ``game`` set off: the tournament's word, the next table."""

@@ -28,6 +28,9 @@ TOUR: dict[str, str | tuple[str, str]] = {
     "tour.final": "The final table:",
     "tour.table": "Table {table}: {players}",
     "tour.one_by_one": "The tables play here one after another.",
+    "tour.in_rooms": "Each table plays in a thread (or topic) of its own, named after it, all "
+    "at the same time.",
+    "tour.room": "🏆 Tournament table {table}",
     "tour.won": "🏆 {who} wins the tournament!",
     "tour.won_shared": "🏆 {players} share first place: they win the tournament together!",
     "tour.podium": "Podium: {places}",
@@ -77,6 +80,9 @@ TOUR: dict[str, str | tuple[str, str]] = {
     "dc.desc.tournament.size": "The most players (4 to 32, default 8)",
     "dc.desc.tournament.rounds": "Swiss only: how many rounds (1 to 6, default 3)",
     "dc.desc.tournament.timer": "Seconds per turn (10 to 3600, default 120)",
+    "dc.desc.tournament.rules": "The rule set of every table (default: classic)",
+    "dc.desc.tournament.level": "How well the computers play for those who do not come "
+    "(default: normal)",
     "dc.choice.tour_open": "Open a new one",
     "dc.choice.tour_join": "Sign up",
     "dc.choice.tour_leave": "Leave the sign-up",
