@@ -112,7 +112,7 @@ def test_refusals_of_the_sign_up() -> None:
         ({"timer": 0}, "refuse.tour_timer"),
         ({"fmt": "league"}, "refuse.tour_format"),
         ({"rules": "checkers"}, "refuse.bad_rules"),
-        ({"opts": {"teams": True}, "rules": "italian"}, "refuse.tour_teams"),
+        ({"opts": {"pieces_to_win": 9}, "rules": "italian"}, "refuse.bad_rules"),
     ],
 )
 def test_a_tournament_set_up_wrong_is_refused(change: dict[str, object], key: str) -> None:
@@ -207,3 +207,21 @@ def test_ending_stops_it_without_a_winner() -> None:
     assert t.status == tour.ENDED
     with pytest.raises(Refusal, match=r"refuse\.tour_over"):
         tour.end(t, host, False, Happened())
+
+
+def test_a_team_tournament_scores_each_partner_the_teams_result() -> None:
+    users = people(8)
+    t = tour.open_tournament(
+        "0000abcd", "telegram:-1", users[0], "italian", {"teams": True},
+        fmt=tour.SWISS, size=8, rounds=2, timer=60, now=1e9, rating=1000,
+    )  # fmt: skip
+    for k, u in enumerate(users[1:], 1):
+        tour.sign_up(t, u, 1000 + 10 * k, Happened())
+    assert t.teams and t.status == tour.RUNNING
+    table = t.current()[0]
+    table.game = "g1"
+    winners, losers = table.players[::2], table.players[1::2]
+    places = {**dict.fromkeys(winners, 1), **dict.fromkeys(losers, 2)}
+    tour.record(t, "g1", places, Happened())
+    pts = tour.points(t)
+    assert [pts[k] for k in winners] == [3.0, 3.0] and [pts[k] for k in losers] == [0.0, 0.0]

@@ -238,3 +238,23 @@ def test_a_chat_whose_rooms_cannot_be_made_plays_one_table_after_another(
     made = tours.rooms(CHANNEL, out.tour.id, [])
     assert made.tour is not None and not made.tour.rooms_wanted
     assert [o.game.channel for o in made.tables if o.game] == [CHANNEL]
+
+
+def test_a_team_tournament_of_eight(make_store: StoreFactory, clock: FakeClock) -> None:
+    """Italian teams, Swiss of two rounds: each table two against two, each partner
+    scoring the team's result, as an independent count of the kept results says."""
+    from tests.tour_check import team_points
+
+    users = people(8)
+    svc, tours = services(make_store(), clock)
+    out = tours.open(CHANNEL, users[0], "italian", {"teams": True}, timer=30, size=8, rounds=2)
+    assert out.refusal is None
+    for u in users[1:]:
+        out = tours.act(CHANNEL, u, "join")
+    news = run(svc, tours, clock, {"2", "5"})
+    final = next(n.tour for n in news if isinstance(n, TourOutcome) and n.tour.status == tour.DONE)
+    played = tables(svc.store, CHANNEL)
+    assert len(played) == 4 and all(len(t) == 4 for t in played)
+    expected = team_points(svc.store, CHANNEL)
+    assert {k: round(v, 6) for k, v in tour.points(final).items()} == expected
+    assert sum(expected.values()) == 4 * 2 * 3  # two winners at each of the four tables

@@ -85,3 +85,13 @@ def knockout_through(played: list[dict[str, int]]) -> bool:
             return False
         last.update(table)
     return True
+
+
+def team_points(store: Store, chat: str) -> dict[str, float]:
+    """Italian teams: 3 points to each partner of a winning team, from the kept entries."""
+    points: dict[str, float] = defaultdict(float)
+    for who, data in store.entries(chat):
+        d = json.loads(data)
+        if not who.startswith("computer:"):
+            points[who] += 3.0 if d["w"] else 0.0
+    return dict(points)

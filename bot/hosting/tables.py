@@ -18,7 +18,12 @@ from .turns import timeout as turn_timeout
 
 def table_game(t: Tournament, table: Table, game_id: str, now: float, seed: str | None) -> Game:
     """The lobby of ``table``: its players' seats kept, waiting for their yes."""
-    users = [e.user for k in table.players if (e := t.entrant(k)) is not None]
+    entrants = [e for k in table.players if (e := t.entrant(k)) is not None]
+    if t.teams and len(entrants) == 4:
+        # partners sit opposite (seats 1 and 3, 2 and 4): the best with the least rated
+        best = sorted(entrants, key=lambda e: -e.rating)
+        entrants = [best[0], best[1], best[3], best[2]]
+    users = [e.user for e in entrants]
     return Game(
         id=game_id,
         channel=t.room_of(table),
@@ -65,9 +70,15 @@ def places_of(game: Game) -> dict[str, int] | None:
     if game.status != OVER or state is None or state.places is None:
         return None
     raw: dict[str, int] = {}
+    winners = set(state.winner or ())
     for seat in game.seats:
         person = seat.user or seat.was
         if person is not None and seat.colour is not None:
-            raw[seat_key(seat)] = state.places.get(seat.colour, len(game.seats))
+            if state.options.teams:  # the team's result: first, or second
+                raw[seat_key(seat)] = 1 if seat.colour in winners else 2
+            else:
+                raw[seat_key(seat)] = state.places.get(seat.colour, len(game.seats))
+    if state.options.teams:
+        return raw
     # places among the table's players (a computer filling a seat ranks nobody down)
     return {k: 1 + sum(p < mine for p in raw.values()) for k, mine in raw.items()}

@@ -11,7 +11,7 @@ from engine import LudoError
 
 from . import reading
 from .game import User
-from .tournament import (
+from .tour_model import (
     FORMATS,
     MAX_ROOMS,
     MAX_TABLES,

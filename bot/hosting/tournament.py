@@ -15,13 +15,16 @@ Formats (decisions "about tournaments" in docs/decisions.md):
 - ``knockout``: the first two of each table go on, until four or fewer are left: they
   play the final table.  Standings: how far one got, then the place in one's last table.
 
+Italian teams: each table is two against two, the best rated at a table partnered with
+the least (:func:`bot.hosting.tables.table_game`); each partner scores the team's result
+(the winners place first, the others second), so in a knockout the winning pair goes on.
+
 Every step raises :class:`.Refusal` (nothing changes) or notes what it did in a
 :class:`.Happened`; the presenter chooses the words.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -31,138 +34,57 @@ from .game import NORMAL, User
 from .happened import Happened, Refusal
 from .pairing import met_pairs, snake, swiss
 from .results import person_key
+from .tour_model import (
+    DONE,
+    ENDED,
+    FORMATS,
+    KNOCKOUT,
+    MAX_ROOMS,
+    MAX_TABLES,
+    ROUNDS_RANGE,
+    RUNNING,
+    SIGNUP,
+    SIZE_RANGE,
+    STATUSES,
+    SWISS,
+    TOP_POINTS,
+    TOUR_TIMER_RANGE,
+    Entrant,
+    Standing,
+    Table,
+    Tournament,
+)
 
-SWISS, KNOCKOUT = "swiss", "knockout"
-FORMATS = (SWISS, KNOCKOUT)
-SIGNUP, RUNNING, DONE, ENDED = "signup", "running", "done", "ended"
-STATUSES = (SIGNUP, RUNNING, DONE, ENDED)
-#: how many may sign up: at least, at most
-SIZE_RANGE = (4, 32)
-#: Swiss rounds: at least, at most
-ROUNDS_RANGE = (1, 6)
-#: a tournament's turn timer (seconds): required, so no table can stall
-TOUR_TIMER_RANGE = (10, 3600)
-#: what a Swiss place is worth at most (the winner of a table)
-TOP_POINTS = 3.0
-#: the most tables a tournament keeps (32 players, 6 rounds: 48)
-MAX_TABLES = 200
-#: the most rooms (tables of one round: 32 players at 8 tables)
-MAX_ROOMS = 8
-
-
-@dataclass
-class Entrant:
-    """A person signed up, with the rating they came with (seating goes by it)."""
-
-    user: User
-    rating: int
-
-    @property
-    def key(self) -> str:
-        return person_key(self.user)
-
-
-@dataclass
-class Table:
-    """One table of a round: who sits there (entrants' keys), the game that plays it,
-    and, once played, each one's place (1 = first; equal places tie)."""
-
-    round: int
-    number: int
-    players: list[str]
-    game: str | None = None
-    places: dict[str, int] | None = None
-
-    @property
-    def done(self) -> bool:
-        return self.places is not None
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of the standings."""
-
-    key: str
-    name: str
-    place: int
-    #: Swiss: points; knockout: the round reached
-    points: float
-    #: Swiss: the opponents' points (Buchholz); knockout: the place in one's last table
-    tiebreak: float
-    rating: int
-
-
-@dataclass
-class Tournament:
-    id: str
-    channel: str
-    chat: str
-    rules: str
-    options: dict[str, Any]
-    host: User
-    fmt: str
-    size: int
-    #: Swiss: the rounds to play; knockout: 0 (as many as it takes)
-    rounds: int
-    timer: int
-    lang: str = "en"
-    level: str = NORMAL
-    status: str = SIGNUP
-    version: int = 1
-    entrants: list[Entrant] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
-    round: int = 0
-    created: float = 0.0
-    #: where the tables play at once, table k of every round in ``rooms[k - 1]`` (threads,
-    #: forum topics); none: one after another in ``channel``
-    rooms: list[str] = field(default_factory=list)
-    #: the chat can have rooms: the adapter makes them when the tournament starts
-    rooms_wanted: bool = False
-    #: the store revision this was loaded at (not saved)
-    rev: int = 0
-
-    # -- reading ----------------------------------------------------------
-
-    def entrant(self, key: str) -> Entrant | None:
-        return next((e for e in self.entrants if e.key == key), None)
-
-    def name(self, key: str) -> str:
-        e = self.entrant(key)
-        return e.user.name if e is not None else "?"
-
-    def current(self) -> list[Table]:
-        """The tables of the round being played."""
-        return [t for t in self.tables if t.round == self.round]
-
-    def next_table(self) -> Table | None:
-        """The table to open next: the first of the round not opened (one at a time, or
-        all at once in rooms); None while the rooms are being made."""
-        if self.status != RUNNING or self.awaiting_rooms:
-            return None
-        if not self.rooms and self.playing() is not None:
-            return None
-        return next((t for t in self.current() if t.game is None), None)
-
-    @property
-    def awaiting_rooms(self) -> bool:
-        return self.rooms_wanted and not self.rooms
-
-    def room_of(self, table: Table) -> str:
-        """Where ``table`` plays: its room, or the tournament's channel."""
-        return self.rooms[table.number - 1] if table.number <= len(self.rooms) else self.channel
-
-    def playing(self) -> Table | None:
-        """The table opened and not finished yet."""
-        return next((t for t in self.current() if t.game is not None and not t.done), None)
-
-    def table_of(self, game_id: str) -> Table | None:
-        return next((t for t in self.tables if t.game == game_id), None)
-
-    @property
-    def last_round(self) -> bool:
-        if self.fmt == SWISS:
-            return self.round >= self.rounds
-        return len(self.current()) == 1  # knockout: the final table
+__all__ = [
+    "DONE",
+    "ENDED",
+    "FORMATS",
+    "KNOCKOUT",
+    "MAX_ROOMS",
+    "MAX_TABLES",
+    "ROUNDS_RANGE",
+    "RUNNING",
+    "SIGNUP",
+    "SIZE_RANGE",
+    "STATUSES",
+    "SWISS",
+    "TOP_POINTS",
+    "TOUR_TIMER_RANGE",
+    "Entrant",
+    "Standing",
+    "Table",
+    "Tournament",
+    "end",
+    "open_tournament",
+    "place_points",
+    "points",
+    "record",
+    "set_rooms",
+    "sign_up",
+    "standings",
+    "start",
+    "withdraw",
+]
 
 
 # -- steps ----------------------------------------------------------------------
@@ -197,8 +119,6 @@ def open_tournament(
         raise Refusal(
             "refuse.bad_rules", reason=getattr(e, "reason", "bad_rules"), **facts
         ) from None
-    if chosen.teams:
-        raise Refusal("refuse.tour_teams")
     if fmt not in FORMATS:
         raise Refusal("refuse.tour_format", formats=FORMATS)
     if not SIZE_RANGE[0] <= size <= SIZE_RANGE[1]:
@@ -354,16 +274,18 @@ def _advancing(t: Tournament) -> list[str]:
 
 
 def place_points(place: int, seats: int) -> float:
-    """What a Swiss place is worth at a table of ``seats``."""
+    """What a Swiss place is worth at a table of ``seats`` (a team game: of 2 teams)."""
     return TOP_POINTS * (seats - place) / (seats - 1)
 
 
 def points(t: Tournament) -> dict[str, float]:
-    """Each entrant's Swiss points so far."""
+    """Each entrant's Swiss points so far (a team game: the team's result, for each
+    partner: 3 for the winners, 0 for the others)."""
     out = {e.key: 0.0 for e in t.entrants}
     for table in t.tables:
+        sides = 2 if t.teams else len(table.players)
         for key, place in (table.places or {}).items():
-            out[key] += place_points(place, len(table.players))
+            out[key] += place_points(place, sides)
     return out
 
 

@@ -49,7 +49,6 @@ TOUR: dict[str, str | tuple[str, str]] = {
     "refuse.tour_number": "{name} takes a whole number, such as {name}=8.",
     "refuse.tour_running": "A tournament is already running here.",
     "refuse.no_tour": "There is no tournament here. Start one with /ludo tournament.",
-    "refuse.tour_teams": "Tournaments are played without teams for now.",
     "refuse.tour_format": "A tournament is swiss or knockout.",
     "refuse.tour_size": "A tournament takes {low} to {high} players.",
     "refuse.tour_rounds": "A Swiss tournament has {low} to {high} rounds.",
@@ -81,6 +80,8 @@ TOUR: dict[str, str | tuple[str, str]] = {
     "dc.desc.tournament.rounds": "Swiss only: how many rounds (1 to 6, default 3)",
     "dc.desc.tournament.timer": "Seconds per turn (10 to 3600, default 120)",
     "dc.desc.tournament.rules": "The rule set of every table (default: classic)",
+    "dc.desc.tournament.teams": "Italian only: 2 against 2 at every table, partners seated by "
+    "the bot",
     "dc.desc.tournament.level": "How well the computers play for those who do not come "
     "(default: normal)",
     "dc.choice.tour_open": "Open a new one",
