@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
 from .faults import Outage
 from .hosting import ENDED, OVER, DamagedGame, Game, Refusal, User
 from .hosting.privacy import forget_in, named
-from .hosting.rating import games, rate_games
+from .hosting.rating import Ratings, games, rate_games, ratings
 from .hosting.results import entries, person_key
 from .hosting.seasons import Season, season_told, seasons
 from .hosting.tally import Tally, tally
@@ -29,6 +30,9 @@ from .store import DamagedRecord, Kept, Store, StoreError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: the ratings across a platform's chats are computed at most once in this many seconds
+ACROSS_SECONDS = 60.0
 
 
 class Records:
@@ -44,6 +48,8 @@ class Records:
         self.outage = outage
         #: the stats entries of a finished game that count (the quotas: :mod:`bot.quotas`)
         self.counted = counted or (lambda game, entries: entries)
+        #: the latest ratings across each platform's chats: (when, ratings)
+        self._across: dict[tuple[str, ...], tuple[float, Ratings]] = {}
 
     def keep(self, game: Game, now: float) -> bool:
         """Keep ``game`` if it is finished and was played (its stats if it was played
@@ -125,6 +131,24 @@ class Records:
     def seasons(self, chat: str, now: float) -> list[Season] | Refusal:
         """The hall of fame of ``chat``: the podiums of its ended monthly seasons."""
         return self._ask(lambda: seasons(self.store.entries(chat), now))
+
+    def across(self, prefixes: tuple[str, ...]) -> Ratings | Refusal:
+        """The ratings over every chat whose key starts with one of ``prefixes`` (a
+        platform's chats), all their games in the order they finished; computed at most
+        once in :data:`ACROSS_SECONDS` (it reads every kept game of the platform)."""
+        now = time.monotonic()
+        cached = self._across.get(prefixes)
+        if cached is not None and now - cached[0] < ACROSS_SECONDS:
+            return cached[1]
+
+        def work() -> Ratings:
+            chats = [c for c in self.store.chats() if c.startswith(prefixes)]
+            return ratings(e for chat in chats for e in self.store.entries(chat))
+
+        done = self._ask(work)
+        if not isinstance(done, Refusal):
+            self._across[prefixes] = (now, done)
+        return done
 
     def tallies(self, chat: str, since: float = 0.0) -> dict[str, Tally] | Refusal:
         """Every person's tally in ``chat`` (games finished at or after ``since``)."""

@@ -100,6 +100,10 @@ class CountingStore:
         self.calls["entries"] += 1
         return self.inner.entries(chat, since)
 
+    def chats(self) -> list[str]:
+        self.calls["chats"] += 1
+        return self.inner.chats()
+
     def forget(self, person: str, scrub: Callable[[bytes], bytes | None] | None = None) -> int:
         self.calls["forget"] += 1
         return self.inner.forget(person, scrub)

@@ -312,6 +312,8 @@ async def test_a_game_its_rematch_and_what_they_leave_behind(h: Harness, fake: F
     assert mine.content.startswith(stats_head("Ana", *counts["Ana"])), mine.content
     ana_rating = dict(rated)[next(k for k, n in by_key.items() if n == "Ana")]
     assert f"italian: rating {ana_rating:,}, " in mine.content, mine.content
+    # one server so far: the rating across Discord's chats is this server's
+    assert f"Across all Discord chats: italian {ana_rating:,}." in mine.content, mine.content
     assert f"; {say(Text('stats.games', {'count': 2}))}" in mine.content
     inter, _new = await h.command(ANA, "stats", member=BEN)
     bens = public_answer(fake, inter)

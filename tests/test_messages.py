@@ -76,6 +76,7 @@ SAMPLE = {
     "rules": "classic",
     "host": "Ana",
     "players": "Ana, Ben",
+    "platform": "Telegram",
     "count": 2,
     "max": 4,
     "timer": 120,

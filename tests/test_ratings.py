@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.hosting import OVER, DamagedGame, Game, Intent, Seat
+from bot.hosting import OVER, DamagedGame, Game, Intent, Refusal, Seat
 from bot.hosting.privacy import forget_in, named
 from bot.hosting.rating import (
     BASE,
@@ -270,3 +270,40 @@ def test_a_game_against_computers_rates_the_person_and_not_a_quota_dropped_one(
     clock.advance(1)
     other = finished_game(svc, (ANA, BEN))
     assert other.rated == {}
+
+
+def test_a_rating_across_a_platforms_chats_counts_every_chat_in_order(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two Telegram chats and a Discord one: a person's rating across Telegram is rated
+    from both Telegram chats' games, in the order they finished, and nothing else."""
+    import bot.records as records_module
+    from bot.present.after import stats_lines
+
+    svc = service(store, clock)
+    played = []
+    for chat in ("tg:-1", "tg:-2", "tg:-1"):
+        played.append(finished_game(svc, (ANA, BEN, CID), channel=chat))
+        clock.advance(1)
+    finished_game(svc, (ANA, CID), channel="dc:9")  # another platform's
+    across = svc.records.across(("tg:",))
+    assert not isinstance(across, Refusal)
+    want = expected_ratings(played, person_key)
+    for who in (ANA, BEN, CID):
+        rated = across.of("classic", person_key(who))
+        assert rated is not None and (rated.shown, rated.games) == want[person_key(who)]
+    one = expected_ratings([played[1]], person_key)  # the second chat alone differs
+    assert one[person_key(ANA)] != want[person_key(ANA)]
+    # shown in the stats, under the chat's own
+    tallies = svc.records.tallies("tg:-2")
+    assert not isinstance(tallies, Refusal)
+    lines = stats_lines(tallies, person_key(ANA), "Ana", None, across, "Telegram")
+    shown = f"{want[person_key(ANA)][0]:,}"
+    assert say(lines[-1]) == f"Across all Telegram chats: classic {shown}."
+    # worked out at most once a minute: a game kept meanwhile waits for the next minute
+    finished_game(svc, (ANA, BEN), channel="tg:-3")
+    assert svc.records.across(("tg:",)) is across
+    monkeypatch.setattr(records_module, "ACROSS_SECONDS", 0.0)
+    later = svc.records.across(("tg:",))
+    assert not isinstance(later, Refusal) and later is not across
+    assert later.of("classic", person_key(ANA)).games == 4  # type: ignore[union-attr]

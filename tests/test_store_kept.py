@@ -78,6 +78,17 @@ def test_keep_then_entries_oldest_game_first(store: Store) -> None:
     assert store.entries("nowhere") == []
 
 
+def test_chats_lists_every_chat_with_a_kept_game_once(store: Store) -> None:
+    assert store.chats() == []
+    store.keep(kept("a", 100.0, chat="tg:-2"))
+    store.keep(kept("b", 200.0, chat="dc-guild:7", channel="dc:8"))
+    store.keep(kept("c", 300.0, chat="tg:-2", channel="other"))
+    store.keep(kept("d", 300.0, chat="tg:-1:5", channel="tg:-1:5", entries={}))
+    assert store.chats() == ["dc-guild:7", "tg:-1:5", "tg:-2"]
+    store.keep(kept("a", 100.0, chat="tg:-9"))  # kept before: refused, no new chat
+    assert "tg:-9" not in store.chats()
+
+
 def test_entries_since_filters_by_finished_time(store: Store) -> None:
     games = [kept(f"g{i}", 100.0 * i) for i in (1, 2, 3)]
     for k in games:
@@ -314,7 +325,8 @@ def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
         keys = set(raw.scan_iter(match=f"{redis_store.prefix}*", count=1000))
         names = ["kept", "stats:k:1", "chat:tg:5", "last:tg:5:7", f"person:{ANA}", f"person:{BEN}"]
         chats = {f"{p}{name}".encode() for name in names}
-        others = [f"{redis_store.base}{name}" for name in ("kept", "layout")]
+        assert raw.smembers(f"{redis_store.base}chats") == {b"tg:5"}  # the chats, bot-wide
+        others = [f"{redis_store.base}{name}" for name in ("kept", "layout", "chats")]
         others += [f"{at('tg:5:7')}lastin:tg:5:7", f"{at(ANA)}in:{ANA}", f"{at(BEN)}in:{BEN}"]
         assert keys == chats | {key.encode() for key in others}
         for key in chats:

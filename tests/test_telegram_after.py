@@ -180,6 +180,10 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
         wins = f"{ana_wins} win" + ("" if ana_wins == 1 else "s")
         assert stats.startswith(f"Ana Silva here: 2 games, {wins} ("), stats
         assert "italian: rating " in stats and "; 2 games" in stats
+        # one chat so far: the rating across Telegram's chats is this chat's
+        here = re.search(r"italian: rating ([\d,]+),", stats)
+        assert here is not None
+        assert stats.endswith(f"Across all Telegram chats: italian {here.group(1)}."), stats
         assert said(await bot.say(group, CID, "/ludo stats ben")).startswith("Ben here: 2 games")
         unknown = said(await bot.say(group, CID, "/ludo stats Zed"))
         assert unknown == "Nobody called Zed has finished a game here."

@@ -14,8 +14,10 @@ from babel import Locale, UnknownLocaleError
 from babel.dates import format_skeleton
 from babel.numbers import format_decimal, format_percent
 
+from engine import RULE_SETS
+
 from ..hosting import Game
-from ..hosting.rating import Rating
+from ..hosting.rating import Rating, Ratings
 from ..hosting.seasons import Season
 from ..hosting.tally import COMPUTERS, Tally, main_rules, rated_ranking
 from .catalog import SOURCE
@@ -76,9 +78,17 @@ def signed(change: int, lang: str | None) -> str:
     return sign + format_decimal(abs(change), locale=locale_of(lang))
 
 
-def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None) -> list[Text]:
+def stats_lines(
+    tallies: dict[str, Tally],
+    who: str,
+    name: str,
+    lang: str | None,
+    across: Ratings | None = None,
+    platform: str = "",
+) -> list[Text]:
     """The stats of person ``who`` (called ``name``) in a chat: games, wins, win rate,
-    average place, captures made and suffered, sixes, pieces home, and per rule set."""
+    average place, captures made and suffered, sixes, pieces home, and per rule set;
+    with ``across``, their ratings across all the chats of ``platform``."""
     t = tallies.get(who)
     if t is None or not t.games:
         return [Text("stats.none", {"who": name})]
@@ -108,6 +118,15 @@ def stats_lines(tallies: dict[str, Tally], who: str, name: str, lang: str | None
             lines.append(
                 Text(key, {"who": rival.name, "ahead": rival.ahead, "together": rival.games})
             )
+    if across is not None:
+        mine = [(r, rules) for rules in RULE_SETS if (r := across.of(rules, who)) is not None]
+        mine.sort(key=lambda pair: (-pair[0].games, pair[1]))
+        told = tuple(
+            Text("stats.across_rating", {"rules": rules, "rating": rating_text(r, lang)})
+            for r, rules in mine
+        )
+        if told:
+            lines.append(Text("stats.across", {"platform": platform, "ratings": told}))
     return lines
 
 

@@ -274,6 +274,10 @@ class Store(Protocol):
         ``since``, as (who played the seat, entry), oldest game first."""
         ...
 
+    def chats(self) -> list[str]:
+        """Every chat with a kept game, sorted (for ratings across a platform's chats)."""
+        ...
+
     def forget(self, person: str, scrub: Scrub | None = None) -> int:
         """Delete every stats entry of ``person`` (their key), in every chat; how
         many there were.  With ``scrub``, every channel's last game naming them

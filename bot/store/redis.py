@@ -357,6 +357,9 @@ class RedisStore:
     def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
         return self._kept.entries(chat, since)
 
+    def chats(self) -> list[str]:
+        return self._kept.chats()
+
     def forget(self, person: str, scrub: Callable[[bytes], bytes | None] | None = None) -> int:
         return self._kept.forget(person, scrub)
 

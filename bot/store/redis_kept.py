@@ -17,6 +17,7 @@ Cluster slot and the chats spread over the cluster; none of them with an expiry:
 
 and, outside the chat's bucket::
 
+    {base}chats                  set: every chat with a kept game, bot-wide
     {who's}in:{who}              set: the buckets with a kept game of ``who``
                                  (written first: forget must find them all)
     {channel's}lastin:{channel}  string: the chat of the channel's last game
@@ -64,6 +65,8 @@ class KeptGames:
         self.where = where
         #: every kept key, bot-wide (see the module docstring)
         self.marks = f"{base}kept"
+        #: every chat with a kept game, bot-wide
+        self.chat_set = f"{base}chats"
         reg = client.register_script
         self._keep, self._entries, self._forget, self._scrub = (
             reg(lua.KEEP),
@@ -113,6 +116,7 @@ class KeptGames:
             for person in {*who, *kept.people}:  # first: forget must find this bucket
                 pipe.sadd(f"{self._at(person)}in:{person}", bucket(kept.chat))
             pipe.execute()
+            self.client.sadd(self.chat_set, kept.chat)
             if not self._keep(keys=keys, args=args):
                 return False
             self.client.set(f"{self._at(kept.channel)}lastin:{kept.channel}", kept.chat)
@@ -142,6 +146,11 @@ class KeptGames:
             pairs = sorted(zip(flat[::2], flat[1::2], strict=True))
             out += [(bytes(who).decode(errors="replace"), bytes(entry)) for who, entry in pairs]
         return out
+
+    def chats(self) -> list[str]:
+        with self._errors():
+            found = self.client.smembers(self.chat_set)
+        return sorted(bytes(c).decode(errors="replace") for c in found)
 
     def forget(self, person: str, scrub: Scrub | None = None) -> int:
         index = f"{self._at(person)}in:{person}"

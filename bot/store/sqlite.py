@@ -27,13 +27,11 @@ invisible at once and are deleted (with orphaned deadlines) by
 transaction; without, one UPDATE.
 
 Every statement waits at most :data:`BUSY_TIMEOUT` for another connection's
-lock.  New files use ``auto_vacuum=INCREMENTAL`` (an older file is switched
-with one VACUUM when it is opened, if it is small), and each purge that
-deleted games gives the freed pages back to the file system.
-:meth:`SqliteStore.backup` copies the live database.  A row the store cannot
-read (a revision, expiry or deadline that is not a number, data that is not
-bytes) is a damaged game: see :class:`bot.store.base.DamagedRecord`.
-"""
+lock.  New files use ``auto_vacuum=INCREMENTAL`` (an older file is switched with
+one VACUUM when it is opened, if small); each purge that deleted games gives the
+freed pages back.  :meth:`SqliteStore.backup` copies the live database.  A row
+the store cannot read (a revision, expiry or deadline that is not a number, data
+not bytes) is a damaged game: see :class:`bot.store.base.DamagedRecord`."""
 
 from __future__ import annotations
 
@@ -60,8 +58,7 @@ log = logging.getLogger(__name__)
 
 #: the columns ``load`` and ``load_in`` read, for :func:`bot.store.sqlite_ops.read_row`
 _GAME = "id, data, rev, shown, srev, expires"
-#: a row the store can read (a damaged one holds text where numbers belong, ...):
-#: the same rules as :func:`bot.store.sqlite_ops.read_row`
+#: a row the store can read (the rules of :func:`bot.store.sqlite_ops.read_row`)
 _READABLE = (
     "typeof(rev) = 'integer' AND rev >= 1 AND typeof(data) = 'blob'"
     " AND typeof(srev) = 'integer' AND srev >= 0 AND (shown IS NULL OR typeof(shown) = 'blob')"
@@ -72,11 +69,11 @@ _READABLE = (
 class SqliteStore:
     """Games in an SQLite file (or ``":memory:"``, private to this store).
 
-    Opening refuses, with a one-line StoreError naming the path and what to
-    fix, a folder that does not exist (it is not created), is not a folder
-    or cannot be written, a file that is read-only, is no database or has a
-    newer schema; a rolled-back write at open proves the file writable.  A
-    first open that fails leaves no file behind."""
+    Opening refuses, with a one-line StoreError naming the path and what to fix, a
+    folder that does not exist (it is not created), is not a folder or cannot be
+    written, a file that is read-only, is no database or has a newer schema; a
+    rolled-back write at open proves the file writable (a failed first open leaves
+    no file)."""
 
     def __init__(
         self,
@@ -353,6 +350,10 @@ class SqliteStore:
     def entries(self, chat: str, since: float = 0.0) -> list[tuple[str, bytes]]:
         with self._use() as conn:
             return kept_ops.entries(conn, chat, since)
+
+    def chats(self) -> list[str]:
+        with self._use() as conn:
+            return kept_ops.chats(conn)
 
     def forget(self, person: str, scrub: Callable[[bytes], bytes | None] | None = None) -> int:
         with self._write() as conn:

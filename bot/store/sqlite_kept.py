@@ -65,6 +65,12 @@ def entries(conn: sqlite3.Connection, chat: str, since: float) -> list[tuple[str
     return [(str(who), entry) for who, entry in rows if isinstance(entry, bytes)]
 
 
+def chats(conn: sqlite3.Connection) -> list[str]:
+    """Every chat with a kept game, sorted."""
+    rows = conn.execute("SELECT DISTINCT chat FROM kept ORDER BY chat").fetchall()
+    return [str(chat) for (chat,) in rows]
+
+
 def forget(conn: sqlite3.Connection, person: str, scrub: Scrub | None = None) -> int:
     """Delete every entry of ``person`` (inside a transaction); how many there were.
     With ``scrub``, every last game is offered to it and replaced by what it returns

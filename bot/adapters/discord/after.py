@@ -43,9 +43,20 @@ from ..drawing import Busy, Drawing
 from ..faults import Handling
 from .screen import CONTENT_LIMIT, NO_MENTIONS, clean, describe, quietly
 from .translator import asker_language as language
-from .where import PLATFORM, channel_id_of, channel_key, chat_key, user_of
+from .where import (
+    GUILD_PREFIX,
+    PLATFORM,
+    PREFIX,
+    channel_id_of,
+    channel_key,
+    chat_key,
+    user_of,
+)
 
 log = logging.getLogger(__name__)
+
+#: the chats of Discord (servers, private channels): a rating across them all
+PLATFORM_CHATS = (GUILD_PREFIX, PREFIX)
 
 T = TypeVar("T")
 
@@ -211,7 +222,9 @@ class AfterGame:
             if key not in tallies or not tallies[key].games:
                 await answer.refuse(Text("stats.none", {"who": who.name}))
                 return
-            lines = stats_lines(tallies, key, who.name, lang)
+            rated = await answer.work(lambda: self.records.across(PLATFORM_CHATS), public=True)
+            across = None if isinstance(rated, Refusal) else rated  # the server's still tell
+            lines = stats_lines(tallies, key, who.name, lang, across, "Discord")
             await answer.send(describe(lines, CONTENT_LIMIT, lang), public=True)
 
     async def top(self, interaction: discord.Interaction[Any], period: str) -> None:

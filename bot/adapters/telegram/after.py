@@ -39,7 +39,7 @@ from ...service import GameService, Outcome
 from ..drawing import Busy, Drawing
 from .notices import Notices
 from .outbox import Outboxes, Turn
-from .screen import CAPTION_LIMIT, TEXT_LIMIT, caption, target
+from .screen import CAPTION_LIMIT, PREFIX, TEXT_LIMIT, caption, target
 from .updates import language, user_of
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,9 @@ class AfterGame:
         elif replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
             other = user_of(replied.from_user)
             who, name = person_key(other), other.name
-        lines = stats_lines(tallies, who, name, lang)
+        rated = await self.call(self.service.records.across, (PREFIX,))
+        across = None if isinstance(rated, Refusal) else rated  # this chat's still tell
+        lines = stats_lines(tallies, who, name, lang, across, "Telegram")
         await self.notices.say(update, caption(lines, limit=TEXT_LIMIT, lang=lang))
 
     def replay_soon(self, game: Game, lang: str | None = None, asker: str | None = None) -> None:

@@ -33,6 +33,8 @@ AFTER: dict[str, str | tuple[str, str]] = {
     "{together} games they met.",
     "stats.worst_rival": "Toughest rival: {who}, who finished behind in only {ahead} of the "
     "{together} games they met.",
+    "stats.across": "Across all {platform} chats: {ratings}.",
+    "stats.across_rating": "{rules} {rating}",
     "stats.none": "{who} has not finished a game here yet.",
     "stats.computers": "Computer players: {games}, {wins} ({rate}).",
     "refuse.unknown_person": "Nobody called {name} has finished a game here.",
