@@ -158,3 +158,30 @@ def test_the_caption_tells_the_story_of_the_last_actions_in_the_viewers_language
     # its last line is the chat's, of the last press
     assert reply.view is not None and reply.view.story
     assert english["story"][-1] == say(reply.view.story[-1])
+
+
+def test_a_tournament_table_offers_only_i_am_in_to_its_waiting_players(tmp_path: Path) -> None:
+    """On the live board a tournament's table is seated by the tournament: its waiting
+    players may say they are in, nobody may join, start, leave or add computers."""
+    import random
+
+    from bot.service import GameService
+    from bot.tournaments import Tournaments
+
+    rng = random.Random(2)
+    store = SqliteStore(str(tmp_path / "t.sqlite3"))
+    svc = GameService(store, dice=lambda: rng.randint(1, 6), draw=lambda n: rng.randrange(n))
+    tours = Tournaments(svc)
+    people = [User("test", str(k), f"P{k}") for k in range(1, 5)]
+    tours.open("test:t", people[0], "classic", timer=60, size=4, rounds=1)
+    for person in people[1:]:
+        out = tours.act("test:t", person, "join")
+    (table,) = out.tables
+    game = table.game
+    assert game is not None and game.tour is not None
+    stranger = User("test", "99", "Zed")
+    for viewer, kinds in ((people[0], ["join"]), (stranger, [])):
+        seen = game_json(game, viewer, "en")
+        assert [a["kind"] for a in seen["actions"]] == kinds
+        assert all(a["label"] == "I'm in" for a in seen["actions"])
+    store.close()

@@ -223,6 +223,9 @@ def view_buttons(game: Game) -> Any:
 
 
 def _allowed(game: Game, viewer: User, seated: bool, yours: bool) -> set[str]:
+    if game.status == LOBBY and game.tour is not None:  # a tournament's table: ready or not
+        seat = game.seat_of(viewer)
+        return {"join"} if seat is not None and seat.waiting else set()
     if game.status == LOBBY:
         seat = game.seat_of(viewer)
         opts = engine.rules_for(game.rules, game.options)
