@@ -174,6 +174,19 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
         else:
             assert text.startswith(f"🏆 {', '.join(first)} share first place")
         assert sum("Standings after round" in text_of(m) for m in fake.chat_messages(chat)) == 2
+        # each round's word comes before its first table (the outbox puts tables first)
+        every = sorted(fake.messages.values(), key=lambda m: m.message_id)
+        for r in (2, 3):
+            said_at = next(
+                m.message_id for m in every if f"Standings after round {r - 1}" in text_of(m)
+            )
+            lobby_at = next(
+                m.message_id
+                for m in every
+                if any(f"round {r}, table 1:" in plain(v.html or v.text or "") for v in m.history)
+                or f"round {r}, table 1:" in text_of(m)
+            )
+            assert said_at < lobby_at
     finally:
         await bot.adapter.stop()
         store.close()

@@ -5,7 +5,7 @@ tables finish (posted through the chat's outbox, like every message)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
@@ -22,7 +22,8 @@ from ...tournaments import Tournaments, TourOutcome
 from ..tour_args import ACTIONS, parse_tour_args
 from .commands import parse_ludo_args
 from .notices import Notices, toast
-from .screen import PREFIX, TEXT_LIMIT, caption, quietly, target
+from .outbox import Turn
+from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, quietly, target
 from .tables import Tables
 from .updates import is_admin, language
 
@@ -95,10 +96,11 @@ class TelegramTours:
             await self.notices.tell(update, refusal_text(out.refusal))
             if out.tour is not None and out.refusal.key == "refuse.tour_running":
                 self.post(TourOutcome(out.tour))  # the one running, told again
-        elif out.tour is not None:
-            self.post(out)
-        for table in out.tables:
-            await self.show(table)
+        if out.tour is not None and out.refusal is None:
+            self.post(out, then=out.tables)  # the round's tables below its word
+        else:
+            for table in out.tables:
+                await self.show(table)
         await self.rooms(out.tour)
 
     async def pressed(
@@ -125,19 +127,29 @@ class TelegramTours:
         if view is not None:
             self.edit(channel, str(message.message_id), view)
         if out.refusal is None and t.status != "signup":
-            self.post(out)
-        for table in out.tables:
-            await self.show(table)
+            self.post(out, then=out.tables)  # the round's tables below its word
+        else:
+            for table in out.tables:
+                await self.show(table)
         await self.rooms(t)
 
-    def post(self, out: TourOutcome) -> None:
-        """What the tournament tells the chat now, as a message of its own."""
-        if out.tour is None:
+    def post(self, out: TourOutcome, then: Sequence[Outcome] = ()) -> None:
+        """What the tournament tells the chat now, as a message of its own; ``then``:
+        the tables to show after it (a chat's outbox puts tables first: these wait)."""
+        view = tour_view(out.tour, out.happened) if out.tour is not None else None
+        if view is None:
+            for table in then:
+                self.tables.show(table)
             return
-        view = tour_view(out.tour, out.happened)
-        if view is not None:
-            text = caption(view.lines, limit=TEXT_LIMIT, lang=view.lang)
-            self.tables.say(view.channel, text, markup(view))
+        text = caption(view.lines, limit=TEXT_LIMIT, lang=view.lang)
+        channel, buttons, tables = view.channel, markup(view), self.tables
+
+        async def send(turn: Turn) -> None:
+            await TelegramScreen(tables.bot, channel, turn).say(text, buttons)
+            for table in then:
+                tables.show(table)
+
+        tables.outboxes.send(target(channel)[0], send)
 
     def edit(self, channel: str, msg: str, view: TourView) -> None:
         """The sign-up message ``msg`` brought to ``view``."""
@@ -175,14 +187,17 @@ class TelegramTours:
                 break
             rooms.append(f"{PREFIX}{chat_id}:{topic.message_thread_id}")
         out = await self.call(self.tours.rooms, t.channel, t.id, rooms)
-        self.post(out)  # where the tables play
-        for table in out.tables:
-            await self.show(table)
+        self.post(out, then=out.tables)  # where the tables play, then the tables
 
     async def news(self, game: Game | None) -> None:
-        """What saving ``game`` set off: the tournament's word, the next table."""
-        for told in game.news if game is not None else ():
-            if isinstance(told, TourOutcome):
-                self.post(told)
-            elif isinstance(told, Outcome):
-                await self.show(told)
+        """What saving ``game`` set off: the tournament's word, then the next tables."""
+        news = game.news if game is not None else []
+        words = [n for n in news if isinstance(n, TourOutcome)]
+        tables = [n for n in news if isinstance(n, Outcome)]
+        for told in words[:-1]:
+            self.post(told)
+        if words:
+            self.post(words[-1], then=tables)  # the standings above the next table
+            return
+        for table in tables:
+            await self.show(table)
