@@ -208,6 +208,14 @@ async def test_a_knockout_of_twelve_to_its_final_table(h: Harness, fake: FakeDis
     await h.start(clock=clock)
     await sign_up(h, 12, format="knockout", size=12, timer=30)
     present = {PEOPLE[1].id, PEOPLE[6].id}
+    channel = f"{PREFIX}{fake.channel_id}"
+    for _ in range(4000):  # into round 2, a table being played
+        t = h.store.load_in(f"tour:{channel}")
+        if t is not None and b'"rd":2' in t.data and h.svc.game_in(channel) is not None:
+            break
+        assert await step(h, present, clock)
+    await h.stop_all()
+    await h.start(seed=4, clock=clock)  # a new process on the same store
     for _ in range(8000):
         if not await step(h, present, clock):
             break
