@@ -294,7 +294,7 @@ class Tournaments:
             if self._save(t):
                 out = TourOutcome(t, happened)
                 if t.status == tour.ENDED:
-                    out.tables = self._stop_table(t)
+                    out.tables = self._stop_tables(t)
                 else:
                     out.tables = self._mend(t)
                 return out
@@ -304,25 +304,30 @@ class Tournaments:
         """Drive ``t`` and keep the table games' outcomes (the rest is told by ``t``)."""
         return [o for o in self.drive(t) if isinstance(o, Outcome)]
 
-    def _stop_table(self, t: Tournament) -> list[Outcome]:
-        """The tournament ended: its table being played ends with it."""
-        table = t.playing()
-        if table is None or table.game is None:
-            return []
+    def _stop_tables(self, t: Tournament) -> list[Outcome]:
+        """The tournament ended: its tables being played end with it."""
+        out = []
+        for table in t.current():
+            if table.game is not None and not table.done:
+                stopped = self._stop(table.game)
+                out += [stopped] if stopped is not None else []
+        return out
+
+    def _stop(self, game_id: str) -> Outcome | None:
         for _ in range(MAX_RETRIES):
-            stored = self.store.load(table.game)
+            stored = self.store.load(game_id)
             if stored is None:
-                return []
+                return None
             game = Game.from_bytes(stored.data, stored.rev)
             if game.status not in (LOBBY, PLAYING):
-                return []
+                return None
             finish(game)
             happened = Happened()
             happened.note("tour.table_stopped")
             if self.store.save(game.id, game.to_bytes(), game.rev, due=None, release=True):
                 game.rev += 1
-                return [Outcome(game, happened, shown=stored.shown)]
-        return []
+                return Outcome(game, happened, shown=stored.shown)
+        return None
 
     def _rating(self, chat: str, rules: str, user: User) -> int:
         rated = ratings(self.store.entries(chat)).of(rules, person_key(user))

@@ -258,3 +258,24 @@ def test_a_team_tournament_of_eight(make_store: StoreFactory, clock: FakeClock) 
     expected = team_points(svc.store, CHANNEL)
     assert {k: round(v, 6) for k, v in tour.points(final).items()} == expected
     assert sum(expected.values()) == 4 * 2 * 3  # two winners at each of the four tables
+
+
+def test_ending_a_tournament_ends_every_table_of_its_round(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    users = people(8)
+    svc, tours = services(make_store(), clock)
+    out = tours.open(CHANNEL, users[0], "classic", timer=30, size=8, rooms=True)
+    for u in users[1:]:
+        out = tours.act(CHANNEL, u, "join")
+    assert out.tour is not None
+    rooms = [f"{CHANNEL}:{k}" for k in (21, 22)]
+    assert len(tours.rooms(CHANNEL, out.tour.id, rooms).tables) == 2
+    refused = tours.act(CHANNEL, users[3], "end")
+    assert refused.refusal is not None and refused.refusal.key == "refuse.tour_only_host"
+    ended = tours.act(CHANNEL, users[3], "end", can_manage=True)  # a moderator may
+    assert ended.tour is not None and ended.tour.status == tour.ENDED
+    assert sorted(o.game.channel for o in ended.tables if o.game) == rooms
+    assert all(o.game.status == "ended" for o in ended.tables if o.game)
+    assert all(svc.game_in(r) is None for r in rooms) and tours.get(CHANNEL) is None
+    assert svc.store.entries(CHANNEL) == []  # nothing was played: nothing counts
