@@ -279,3 +279,22 @@ def test_ending_a_tournament_ends_every_table_of_its_round(
     assert all(o.game.status == "ended" for o in ended.tables if o.game)
     assert all(svc.game_in(r) is None for r in rooms) and tours.get(CHANNEL) is None
     assert svc.store.entries(CHANNEL) == []  # nothing was played: nothing counts
+
+
+def test_a_damaged_tournament_is_let_go_and_a_new_one_opens(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    from bot.store import new_game_id
+    from bot.tournaments import key_of
+
+    store = make_store()
+    users = people(2)
+    _, tours = services(store, clock)
+    bad = new_game_id(key_of(CHANNEL))
+    assert store.create(bad, b'{"T": 1, "id": 5}', channel=key_of(CHANNEL))
+    assert tours.get(CHANNEL) is None  # unreadable: as if there were none
+    told = tours.act(CHANNEL, users[1], "join")
+    assert told.refusal is not None and told.refusal.key == "refuse.no_tour"
+    out = tours.open(CHANNEL, users[0], "classic", timer=30)
+    assert out.refusal is None and out.tour is not None and out.tour.id != bad
+    assert store.load(bad) is None and tours.get(CHANNEL) is not None
