@@ -77,6 +77,7 @@ SAMPLE = {
     "host": "Ana",
     "players": "Ana, Ben",
     "platform": "Telegram",
+    "tournament": "tournament",
     "count": 2,
     "max": 4,
     "timer": 120,

@@ -356,7 +356,9 @@ class LudoCommands(app_commands.Group):
         names = [c.name for c in self.commands]
         shown = {name: unique_name(name, names, lang) for name in names}
         await interaction.response.send_message(
-            say(Text("dc.help", shown), lang=lang),
+            say(Text("dc.help", shown), lang=lang)
+            + "\n"
+            + say(Text("dc.help.tournament", shown), lang=lang),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -105,8 +105,10 @@ async def set_commands(bot: Bot) -> None:
 
 
 def help_text(lang: str, *, greeting: bool = False) -> str:
-    """How to play (HTML), or the greeting of a private chat."""
-    return say(Text("tg.greeting" if greeting else "tg.help"), lang=lang)
+    """How to play (HTML), with tournaments, or the greeting of a private chat."""
+    if greeting:
+        return say(Text("tg.greeting"), lang=lang)
+    return say(Text("tg.help"), lang=lang) + "\n\n" + say(Text("tg.help.tournament"), lang=lang)
 
 
 def rules_label(rules: str, teams: bool, lang: str) -> str:

@@ -13,6 +13,13 @@ TOUR: dict[str, str | tuple[str, str]] = {
     ),
     "tour.signup_help": "Press Join to sign up. It starts when it is full, or when the host "
     "presses Start (at least {need} players).",
+    "tg.help.tournament": "<b>Tournaments</b>: <code>/ludo tournament</code> opens one here "
+    "(<code>/ludo tournament knockout size=12 timer=60</code>; Swiss rounds by default), "
+    "people press <b>Join</b>, and the bot seats every round by rating and posts the "
+    "standings; <code>/ludo tournament end</code> stops it.",
+    "dc.help.tournament": "**Tournaments**: `/ludo {tournament}` opens one in this channel "
+    "(Swiss rounds or a knockout), people press **Join**, and the bot seats every round by "
+    "rating, each table in a thread of its own, and posts the standings.",
     "tour.told": "Done: the tournament's message is in the channel.",
     "tour.joined": "{who} signed up.",
     "tour.left": "{who} is no longer signed up.",
