@@ -297,3 +297,33 @@ async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: P
             await ctx.close()
     finally:
         await fake.close()
+
+
+async def test_a_tournament_table_on_the_board_offers_i_am_in_to_its_players(
+    tmp_path: Path,
+) -> None:
+    """A tournament's table on the live board: its players still to say yes see I'm in
+    (and press it there), nobody may join, start or add computers, a stranger sees
+    nothing to press."""
+    from bot.tournaments import tournaments_of
+
+    async with site(tmp_path) as s:
+        tours = tournaments_of(s.table.svc)
+        channel = "tg:-1009"
+        people = [ANA, BEN, User("telegram", "103", "Cid"), User("telegram", "104", "Dee")]
+        tours.open(channel, ANA, "classic", timer=60, size=4, rounds=1)
+        for person in people[1:]:
+            out = tours.act(channel, person, "join")
+        (table,) = out.tables
+        assert table.game is not None
+        game_id = table.game.id
+        ana = await s.telegram_page(await s.context(), ANA, game_id)
+        stranger = await s.telegram_page(await s.context(), User("telegram", "999", "Zed"), game_id)
+        assert await ana.locator("#actions button").all_inner_texts() == ["I'm in"]
+        assert await stranger.locator("#actions button").count() == 0
+        await ana.click("#actions button[data-kind=join]")
+        await ana.wait_for_function("() => !document.querySelector('#actions button')")
+        game = s.table.svc.get(game_id)
+        assert game is not None and game.seat_of(ANA) is not None
+        assert not game.seat_of(ANA).waiting  # type: ignore[union-attr]
+        assert len(game.waiting) == 3
