@@ -248,5 +248,17 @@ def test_ludo_bot_ratings_recomputes_a_chat_from_its_kept_results(tmp_path: Path
     tower = run_cli(tmp_path, "ratings", "tg:-5", "--rules", "tower", LUDO_DATABASE=str(path))
     only = json.loads(tower.stdout)
     assert set(only["rules"]) == {"tower"}
+    # a key's beginning rates every chat that starts so, together: the platform's rating
+    store = SqliteStore(str(path))
+    try:
+        clock.advance(1)
+        played.append(finished_game(service(store, clock), (TG_ANA, TG_BEN), channel="tg:-6"))
+    finally:
+        store.close()
+    across = json.loads(run_cli(tmp_path, "ratings", "tg:", LUDO_DATABASE=str(path)).stdout)
+    assert across["games"] == 3
+    want = expected_ratings([g for g in played if g.rules == "classic"], person_key)
+    rows = {row["who"]: row for row in across["rules"]["classic"]}
+    assert {k: (rows[k]["rating"], rows[k]["games"]) for k in want} == want
     bad = run_cli(tmp_path, "ratings", "nochat", LUDO_DATABASE=str(path))
     assert bad.returncode == 2 and "not a chat key" in bad.stderr and bad.stdout == ""

@@ -5,7 +5,9 @@ The ratings are never stored (they are recomputed from the results whenever they
 are asked for), so this is also how an operator sees what a change of the model
 does to a chat's history.  CHAT is the chat's key as the store keeps it:
 ``tg:-1001234`` for a Telegram group (``tg:-1001234:7`` for a forum topic),
-``dc-guild:123`` for a Discord server.
+``dc-guild:123`` for a Discord server; a key's beginning, ending in ``:`` (``tg:``,
+``dc-guild:``), rates every chat that starts so together (a platform's rating across
+its chats, as ``/ludo stats`` tells it).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .purge import with_store
 
 if TYPE_CHECKING:
+    from ..store import Store
     from .config import Settings
 
 #: the longest chat key taken
@@ -36,7 +39,13 @@ def cmd_ratings(args: argparse.Namespace, configured: Callable[[], Settings]) ->
     from ..hosting.rating import games, rate_games
     from ..hosting.results import COMPUTER
 
-    played = games(with_store(configured, lambda store: store.entries(args.chat)))
+    def read(store: Store) -> list[tuple[str, bytes]]:
+        if not args.chat.endswith(":"):
+            return store.entries(args.chat)
+        chats = [c for c in store.chats() if c.startswith(args.chat)]
+        return [e for c in chats for e in store.entries(c)]
+
+    played = games(with_store(configured, read))
     rated = rate_games(played)
     names: dict[str, str] = {}
     for game in played:  # the name shown latest
@@ -67,6 +76,10 @@ def add_ratings(sub: argparse._SubParsersAction[Any], configured: Callable[[], S
     p = sub.add_parser(
         "ratings", help="recompute one chat's ratings from its kept results and print them"
     )
-    p.add_argument("chat", type=chat, help="the chat's key, e.g. tg:-1001234 or dc-guild:123")
+    p.add_argument(
+        "chat",
+        type=chat,
+        help="the chat's key, e.g. tg:-1001234 or dc-guild:123; tg: rates all Telegram chats",
+    )
     p.add_argument("--rules", help="only this rule set")
     p.set_defaults(func=lambda args: cmd_ratings(args, configured))
