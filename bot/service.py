@@ -391,7 +391,7 @@ class GameService:
     ) -> tuple[Stored, Game]:
         """The stored game read (Refusal: there is none; Damaged: unreadable).
         ``game_id`` and ``channel``: what the caller knows of it."""
-        if stored is None:
+        if stored is None or stored.data.startswith(b'{"T":'):  # a tournament is no game
             raise Refusal("refuse.no_game")
         try:
             return stored, Game.from_bytes(stored.data, stored.rev)

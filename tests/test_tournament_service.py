@@ -298,3 +298,26 @@ def test_a_damaged_tournament_is_let_go_and_a_new_one_opens(
     out = tours.open(CHANNEL, users[0], "classic", timer=30)
     assert out.refusal is None and out.tour is not None and out.tour.id != bad
     assert store.load(bad) is None and tours.get(CHANNEL) is not None
+
+
+def test_a_forged_game_button_naming_a_tournament_changes_nothing(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    """The tournament's id is on its buttons: a game's button forged with it (or a board
+    asked for it) is refused as no game, and never lets the tournament go as a damaged
+    game."""
+    from bot.hosting.tour_codec import dump
+
+    users = people(2)
+    svc, tours = services(make_store(), clock)
+    out = tours.open(CHANNEL, users[0], "classic", timer=30)
+    t = out.tour
+    assert t is not None and dump(t).startswith(b'{"T":')  # what the service tells apart
+    for intent in (Intent("join"), Intent("roll"), Intent("end", can_manage=True)):
+        forged = svc.press(f"tour:{CHANNEL}", users[1], t.id, 1, intent)
+        assert forged.refusal is not None and forged.refusal.key == "refuse.no_game"
+        assert forged.freed is None
+    assert svc.get(t.id) is None and svc.game_in(f"tour:{CHANNEL}") is None
+    assert svc.look(f"tour:{CHANNEL}").refusal.key == "refuse.no_game"  # type: ignore[union-attr]
+    still = tours.get(CHANNEL)
+    assert still is not None and still.id == t.id and still.entrants[0].user == users[0]
