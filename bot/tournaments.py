@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 #: how often a save is retried after a conflicting save by another worker
 MAX_RETRIES = 20
+#: a sign-up nobody started for this long gives way to a new tournament
+SIGNUP_SECONDS = 24 * 3600.0
 #: the rating of a person with no game kept in the chat (μ 25, σ 25/3 shown)
 UNRATED = shown(25.0, 25.0 / 3)
 
@@ -129,9 +131,13 @@ class Tournaments:
                 return TourOutcome(None, refusal=r)
             if not self.store.create(t.id, dump(t), channel=key):
                 held = self._load(channel)
+                if held is not None and self._stale(held, now):
+                    held.status, held.version = tour.ENDED, held.version + 1
+                    if self._save(held):  # a sign-up left a day: a new one replaces it
+                        held = None
                 if held is not None and held.status in (tour.SIGNUP, tour.RUNNING):
                     return TourOutcome(held, refusal=Refusal("refuse.tour_running"))
-                if held is None:  # unreadable: let it go, and try once more
+                if held is None and self.store.channel_game(key):  # unreadable: let it go
                     self.store.discard(self.store.channel_game(key) or "", key)
                 if not self.store.create(t.id, dump(t), channel=key):
                     return TourOutcome(None, refusal=Refusal("refuse.tour_running"))
@@ -328,6 +334,11 @@ class Tournaments:
                 game.rev += 1
                 return Outcome(game, happened, shown=stored.shown)
         return None
+
+    @staticmethod
+    def _stale(t: Tournament, now: float) -> bool:
+        """A sign-up nobody started in :data:`SIGNUP_SECONDS`: anyone may open anew."""
+        return t.status == tour.SIGNUP and now - t.created > SIGNUP_SECONDS
 
     def _rating(self, chat: str, rules: str, user: User) -> int:
         rated = ratings(self.store.entries(chat)).of(rules, person_key(user))

@@ -321,3 +321,22 @@ def test_a_forged_game_button_naming_a_tournament_changes_nothing(
     assert svc.look(f"tour:{CHANNEL}").refusal.key == "refuse.no_game"  # type: ignore[union-attr]
     still = tours.get(CHANNEL)
     assert still is not None and still.id == t.id and still.entrants[0].user == users[0]
+
+
+def test_a_sign_up_left_a_day_gives_way_to_a_new_tournament(
+    make_store: StoreFactory, clock: FakeClock
+) -> None:
+    users = people(3)
+    _, tours = services(make_store(ttl=14 * 24 * 3600.0), clock)  # kept as in production
+    first = tours.open(CHANNEL, users[0], "classic", timer=30).tour
+    assert first is not None
+    clock.advance(3600)
+    refused = tours.open(CHANNEL, users[1], "classic", timer=30)
+    assert refused.refusal is not None and refused.refusal.key == "refuse.tour_running"
+    clock.advance(24 * 3600)
+    fresh = tours.open(CHANNEL, users[1], "tower", timer=30)
+    assert fresh.refusal is None and fresh.tour is not None and fresh.tour.id != first.id
+    now = tours.get(CHANNEL)
+    assert now is not None and now.rules == "tower" and now.host == users[1]
+    stale = tours.press(CHANNEL, users[2], first.id, first.version, "join", False)
+    assert stale.refusal is not None and stale.refusal.key == "refuse.outdated"
