@@ -115,6 +115,11 @@ def test_whole_games_on_the_cluster_with_stats_kept(cluster: LocalCluster, prefi
             assert not again.refused, again.lines
         held = _keys_by_node(cluster, prefix)
         assert sum(1 for keys in held.values() if keys) >= 2  # not all on one node
+        # the chats with a kept game, for a rating across them: as kept, and as found
+        # over every node when an earlier version left no list of them
+        assert store.chats() == sorted(channels)
+        store.client.delete(store.base + "chats", store.base + "chats-listed")
+        assert store.chats() == sorted(channels)
 
 
 def test_timers_fire_exactly_once_with_two_workers(cluster: LocalCluster, prefix: str) -> None:

@@ -322,11 +322,13 @@ def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
         assert last[b"game"] == b"game k:1" and float(last[b"finished"]) == 10.0
         assert raw.get(f"{at('tg:5:7')}lastin:tg:5:7") == b"tg:5"
         assert raw.smembers(f"{at(ANA)}in:{ANA}") == {str(bucket("tg:5")).encode()}
+        assert redis_store.chats() == ["tg:5"]  # lists them: the old ones are in now
         keys = set(raw.scan_iter(match=f"{redis_store.prefix}*", count=1000))
         names = ["kept", "stats:k:1", "chat:tg:5", "last:tg:5:7", f"person:{ANA}", f"person:{BEN}"]
         chats = {f"{p}{name}".encode() for name in names}
         assert raw.smembers(f"{redis_store.base}chats") == {b"tg:5"}  # the chats, bot-wide
         others = [f"{redis_store.base}{name}" for name in ("kept", "layout", "chats")]
+        others.append(f"{redis_store.base}chats-listed")
         others += [f"{at('tg:5:7')}lastin:tg:5:7", f"{at(ANA)}in:{ANA}", f"{at(BEN)}in:{BEN}"]
         assert keys == chats | {key.encode() for key in others}
         for key in chats:
@@ -334,6 +336,22 @@ def test_redis_key_layout(redis_store: RedisStore, redis_url: str) -> None:
         for key in keys:
             assert raw.ttl(key) == -1  # never expires
         assert redis_store.active_games() == 0  # no kept key looks like a channel's
+    finally:
+        raw.close()
+
+
+def test_redis_chats_kept_before_the_set_of_chats_are_found_once(
+    redis_store: RedisStore, redis_url: str
+) -> None:
+    for k, chat in enumerate(("tg:5", "dc-guild:7", "tg:5:3")):
+        assert redis_store.keep(kept(f"k{k}", 10.0 + k, chat=chat, channel=f"c{k}"))
+    raw = redis.Redis.from_url(redis_url)
+    try:  # as an earlier version left them: no set of chats
+        raw.delete(f"{redis_store.base}chats")
+        assert redis_store.chats() == ["dc-guild:7", "tg:5", "tg:5:3"]
+        assert raw.get(f"{redis_store.base}chats-listed") == b"1"
+        raw.srem(f"{redis_store.base}chats", "tg:5")  # listed once: not looked for again
+        assert redis_store.chats() == ["dc-guild:7", "tg:5:3"]
     finally:
         raw.close()
 

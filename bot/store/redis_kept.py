@@ -18,6 +18,7 @@ Cluster slot and the chats spread over the cluster; none of them with an expiry:
 and, outside the chat's bucket::
 
     {base}chats                  set: every chat with a kept game, bot-wide
+    {base}chats-listed           string: the chats kept before that set are in it
     {who's}in:{who}              set: the buckets with a kept game of ``who``
                                  (written first: forget must find them all)
     {channel's}lastin:{channel}  string: the chat of the channel's last game
@@ -65,8 +66,8 @@ class KeptGames:
         self.where = where
         #: every kept key, bot-wide (see the module docstring)
         self.marks = f"{base}kept"
-        #: every chat with a kept game, bot-wide
-        self.chat_set = f"{base}chats"
+        #: every chat with a kept game, bot-wide; set once the chats kept before it are in
+        self.chat_set, self.chats_listed = f"{base}chats", f"{base}chats-listed"
         reg = client.register_script
         self._keep, self._entries, self._forget, self._scrub = (
             reg(lua.KEEP),
@@ -149,8 +150,24 @@ class KeptGames:
 
     def chats(self) -> list[str]:
         with self._errors():
+            if not self.client.exists(self.chats_listed):
+                self._list_chats()
             found = self.client.smembers(self.chat_set)
         return sorted(bytes(c).decode(errors="replace") for c in found)
+
+    def _list_chats(self) -> None:
+        """Chats kept before the set of chats was: found once, by their sorted sets."""
+        left, right = self.tmpl.split("%d")
+        head = f"{right}chat:".encode()
+        match = f"{ops.glob_escape(left)}*{ops.glob_escape(right)}chat:*"
+        found = {
+            bytes(key).split(head, 1)[1]
+            for key in self.client.scan_iter(match=match, count=1000)
+            if head in bytes(key)
+        }
+        if found:
+            self.client.sadd(self.chat_set, *found)
+        self.client.set(self.chats_listed, b"1")
 
     def forget(self, person: str, scrub: Scrub | None = None) -> int:
         index = f"{self._at(person)}in:{person}"
