@@ -165,7 +165,7 @@ class Tournaments:
         return self._guard(work, channel)
 
     def get(self, channel: str) -> Tournament | None:
-        """The tournament of ``channel`` (running, or finished and not expired)."""
+        """The tournament of ``channel`` in its sign-up or being played (None: none)."""
         try:
             return self._load(channel)
         except StoreError:
