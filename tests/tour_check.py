@@ -6,6 +6,7 @@ who went on.  Nothing of the bot's tournament code is used."""
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 
 from bot.store import Store
@@ -95,3 +96,46 @@ def team_points(store: Store, chat: str) -> dict[str, float]:
         if not who.startswith("computer:"):
             points[who] += 3.0 if d["w"] else 0.0
     return dict(points)
+
+
+#: the podium's medals, by place
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def final_rows(text: str) -> list[tuple[int, str, str]]:
+    """The standings rows of the winner's message: (place, name, the rest)."""
+    return [
+        (int(m.group(1)), m.group(2), m.group(3))
+        for m in re.finditer(r"^(\d+)\. (P\d+): (.*)$", text, re.M)
+    ]
+
+
+def check_swiss_told(text: str, played: list[dict[str, int]], names: dict[str, str]) -> None:
+    """The winner's message of a Swiss tournament says what the independent count of
+    ``played`` says: every row's place, name and points, the podium and the winner."""
+    rows = final_rows(text)
+    order = swiss_order(played, names)
+    places = swiss_places(played, names)
+    points = swiss_points(played)
+    assert [name for _, name, _ in rows] == [names[k] for k in order], text
+    assert [place for place, _, _ in rows] == [places[k] for k in order], text
+    for (_, _, rest), k in zip(rows, order, strict=True):
+        assert rest.startswith(f"{round(points[k], 1):g} "), (rest, points[k])
+    podium = ", ".join(f"{MEDALS[min(places[k], 3) - 1]} {names[k]}" for k in order[:3])
+    assert f"Podium: {podium}" in text, text
+    first = [names[k] for k in order if places[k] == 1]
+    if len(first) == 1:
+        assert text.startswith(f"🏆 {first[0]} wins the tournament!"), text
+    else:
+        assert text.startswith(f"🏆 {', '.join(first)} share first place"), text
+
+
+def check_knockout_told(text: str, played: list[dict[str, int]], names: dict[str, str]) -> None:
+    """A knockout of twelve: 3 tables, then 2 of three, then the final; nobody goes on
+    from third place; the podium is the final table's, as kept."""
+    assert [len(t) for t in played] == [4, 4, 4, 3, 3, 4]
+    assert knockout_through(played)
+    podium = [names[k] for k in knockout_podium(played)]
+    told = re.search(r"Podium: 🥇 (P\d+), 🥈 (P\d+), 🥉 (P\d+)", text)
+    assert told is not None and list(told.groups()) == podium, text
+    assert [name for _, name, _ in final_rows(text)[:3]] == podium

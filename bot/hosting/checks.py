@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import engine
+from engine import LudoError
 
 from .game import LOBBY, PLAYING, Game, Seat, User
 from .happened import Refusal
@@ -10,6 +13,17 @@ from .happened import Refusal
 
 def options(game: Game) -> engine.Options:
     return engine.rules_for(game.rules, game.options)
+
+
+def chosen_rules(rules: str, opts: dict[str, Any] | None) -> engine.Options:
+    """The rules asked for, or the refusal saying why they cannot be played so."""
+    try:
+        return engine.rules_for(rules, opts or {})
+    except LudoError as e:
+        facts = getattr(e, "params", {})
+        raise Refusal(
+            "refuse.bad_rules", reason=getattr(e, "reason", "bad_rules"), **facts
+        ) from None
 
 
 def in_person(user: User) -> None:

@@ -5,11 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine import DEFAULT_SEATS, LudoError
+from engine import DEFAULT_SEATS
 
 from ..players import LEVELS
 from . import dice
-from .checks import host_or_moderator, in_person, need, options, pass_host, seated
+from .checks import (
+    chosen_rules,
+    host_or_moderator,
+    in_person,
+    need,
+    options,
+    pass_host,
+    seated,
+)
 from .game import ENDED, LOBBY, NORMAL, PLAYING, Game, Seat, User
 from .happened import Happened, Luck, Refusal
 from .turns import advance, finish
@@ -38,13 +46,7 @@ def open_game(
     Its deadline is ``lobby_minutes`` from ``now`` (0: none): a lobby nobody
     started by then is closed by :func:`bot.hosting.timeout`."""
     in_person(user)
-    try:
-        chosen = engine.rules_for(rules, opts or {})
-    except LudoError as e:
-        facts = getattr(e, "params", {})
-        raise Refusal(
-            "refuse.bad_rules", reason=getattr(e, "reason", "bad_rules"), **facts
-        ) from None
+    chosen = chosen_rules(rules, opts)
     if timer and not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
         raise Refusal("refuse.bad_timer", low=TIMER_RANGE[0], high=TIMER_RANGE[1])
     _check_level(level)

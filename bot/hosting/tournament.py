@@ -27,9 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import engine
-from engine import LudoError
-
+from .checks import chosen_rules, in_person
 from .game import NORMAL, User
 from .happened import Happened, Refusal
 from .pairing import met_pairs, snake, swiss
@@ -110,15 +108,8 @@ def open_tournament(
 ) -> Tournament:
     """Sign-up for a new tournament, its host signed up first (refused if set up wrong);
     ``rooms``: the chat can give each table a room of its own (threads, forum topics)."""
-    if user.shared:
-        raise Refusal("refuse.as_yourself")
-    try:
-        chosen = engine.rules_for(rules, opts or {})
-    except LudoError as e:
-        facts = getattr(e, "params", {})
-        raise Refusal(
-            "refuse.bad_rules", reason=getattr(e, "reason", "bad_rules"), **facts
-        ) from None
+    in_person(user)
+    chosen = chosen_rules(rules, opts)
     if fmt not in FORMATS:
         raise Refusal("refuse.tour_format", formats=FORMATS)
     if not SIZE_RANGE[0] <= size <= SIZE_RANGE[1]:
@@ -159,8 +150,7 @@ def set_rooms(t: Tournament, rooms: list[str], happened: Happened) -> bool:
 
 def sign_up(t: Tournament, user: User, rating: int, happened: Happened) -> None:
     """Sign up; the tournament starts by itself once it is full."""
-    if user.shared:
-        raise Refusal("refuse.as_yourself")
+    in_person(user)
     _need(t, SIGNUP)
     if t.entrant(person_key(user)) is not None:
         raise Refusal("refuse.tour_signed_up")
