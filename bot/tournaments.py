@@ -252,17 +252,7 @@ class Tournaments:
         if not self.store.create(game.id, game.to_bytes(), channel=game.channel, due=game.deadline):
             return None  # the room has another game: opened when it is free
         game.rev = 1
-        happened = Happened()
-        names = tuple(t.name(k) for k in table.players)
-        happened.note(
-            "tour.table_opened",
-            round=table.round,
-            table=table.number,
-            tables=len(t.current()),
-            players=names,
-            timer=t.timer,
-        )
-        return Outcome(game, happened)
+        return Outcome(game, Happened())  # its lobby tells who plays there, and how long
 
     # -- the machinery -------------------------------------------------------
 

@@ -2368,7 +2368,9 @@ async def test_help_foreign_buttons_and_pieces_in_the_askers_language(
     _, (helped,) = await h.command(GIA, "help")
     # naming the commands as an Italian's Discord shows them
     names = {name: say(Text(f"dc.name.{name}"), lang="it") for name in SUBCOMMANDS}
-    assert helped.ephemeral and helped.content == say(Text("dc.help", names), lang="it")
+    tournaments = say(Text("dc.help.tournament", names), lang="it")
+    assert helped.ephemeral
+    assert helped.content == say(Text("dc.help", names), lang="it") + "\n" + tournaments
     alien = fake.plant_message(fake.channel_id, buttons=[[("Poll", "poll:yes")]])
     inter, (answer,) = await h.press(RUI, alien, custom_id="poll:yes")
     assert inter.callback.type == 4 and answer.ephemeral and answer.visible_to == RUI.id

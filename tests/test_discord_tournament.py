@@ -148,6 +148,9 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
     # a stranger's press of a table's I'm in is refused privately and changes nothing
     lobby = newest(fake, fake.made_threads[0], "I'm in")
     assert lobby is not None
+    # the table calls its four players (a mention pings each, once: when it is posted)
+    assert len(lobby.pinged_users) == 4 and lobby.pinged_users <= {m.id for m in PEOPLE[:8]}
+    assert all(f"<@{u}>" in lobby.content for u in lobby.pinged_users)
     inter, _ = await h.press(MOD, lobby, "I'm in")
     assert inter.callback.data["flags"] & 64
     present = {PEOPLE[0].id, PEOPLE[3].id}

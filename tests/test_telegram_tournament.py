@@ -7,6 +7,7 @@ results."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,11 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
     signup = await sign_up(bot, group, "/ludo tournament swiss size=8 rounds=3 timer=30", 8)
     assert "Signed up (8 of 8)" in text_of(signup) and not signup.keyboard  # closed
     assert any("Round 1:" in text_of(m) for m in fake.chat_messages(chat))
+    # the first table calls its four players by name (a link notifies each), once
+    lobby = newest(fake, chat, "I'm in")
+    assert lobby is not None and text_of(lobby).count("round 1, table 1:") == 1
+    called = set(re.findall(r"tg://user\?id=(\d+)", lobby.html or ""))
+    assert len(called) == 4 and called <= {str(u["id"]) for u in PEOPLE[:8]}
     channel = f"{PREFIX}{chat}"
     for _ in range(3000):  # into round 2, a table being played
         t = bot.service.store.load_in(f"tour:{channel}")

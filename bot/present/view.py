@@ -56,6 +56,8 @@ class TableView:
     toast: tuple[Text, ...] = ()
     #: the person on turn let their time run out: remind them (a new message notifies)
     nudge: bool = False
+    #: the people the message calls by name (a tournament's table calling its players)
+    call: tuple[User, ...] = ()
     #: the language of the table
     lang: str = "en"
 
@@ -164,6 +166,7 @@ def table_view(
         buttons=table_buttons(game),
         picture=picture,
         turn=turn,
+        call=_called(game),
         ping=turn if turn is not None and not turn.same(by) else None,
         finished=game.status in (OVER, ENDED),
         game=game,
@@ -172,6 +175,13 @@ def table_view(
         nudge=turn is not None and happened is not None and _timed_out(happened),
         lang=lang or game.lang,
     )
+
+
+def _called(game: Game) -> tuple[User, ...]:
+    """A tournament's table waiting for its players: they are called by name."""
+    if game.status != LOBBY or game.tour is None:
+        return ()
+    return tuple(s.user for s in game.seats if s.user is not None)
 
 
 def _timed_out(happened: Happened) -> bool:

@@ -119,14 +119,21 @@ def fields(view: TableView, *, edit: bool = False, activity: bool = False) -> di
     if buttons is not None or edit:
         out["view"] = buttons
     turn = view.turn
+    called = [u for u in view.call if u.id.isdigit()]  # a tournament's table, its players
     if turn is not None and turn.id.isdigit():
         out["content"] = f"<@{turn.id}>"
+    elif called:
+        out["content"] = " ".join(f"<@{u.id}>" for u in called)
     elif edit:
         out["content"] = None
     ping = view.ping
-    if ping is not None and ping.id.isdigit():
+    pinged = [ping] if ping is not None and ping.id.isdigit() else [] if edit else called
+    if pinged:
         out["allowed_mentions"] = discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False, users=[discord.Object(id=int(ping.id))]
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(id=int(u.id)) for u in pinged],
         )
     else:
         out["allowed_mentions"] = NO_MENTIONS

@@ -40,6 +40,7 @@ def caption(
     *,
     links: bool = True,
     lang: str | None = None,
+    call: tuple[User, ...] = (),
 ) -> str:
     """The lines as HTML in ``lang``, the person to notify linked, cut to ``limit``
     UTF-16 units as Telegram counts them (latest lines kept)."""
@@ -48,6 +49,10 @@ def caption(
         if links and ping is not None and t.key.startswith("turn.") and t.params.get("who"):
             params = {k: html.escape(v) if isinstance(v, str) else v for k, v in t.params.items()}
             params["who"] = mention(ping)
+            out.append(say(Text(t.key, params), lang=lang))
+        elif links and call and t.params.get("players"):  # those called, by name
+            params = {k: html.escape(v) if isinstance(v, str) else v for k, v in t.params.items()}
+            params["players"] = ", ".join(mention(u) for u in call)
             out.append(say(Text(t.key, params), lang=lang))
         else:
             out.append(say(t, html.escape, lang))
@@ -60,7 +65,7 @@ def caption(
     if units(text) <= limit:
         return text
     if links:  # one line too long even alone: cut without the link
-        return caption(lines, ping, limit, links=False, lang=lang)
+        return caption(lines, ping, limit, links=False, lang=lang, call=call)
     return fit_html(text, limit)  # never half an entity like "&am", nor half a tag
 
 
@@ -103,7 +108,7 @@ class TelegramScreen:
     def _caption(self, view: TableView) -> str:
         # only the person to notify is linked (a link in a new message notifies them)
         limit = CAPTION_LIMIT if view.picture else TEXT_LIMIT
-        return caption(view.lines, view.ping, limit, lang=view.lang)
+        return caption(view.lines, view.ping, limit, lang=view.lang, call=view.call)
 
     async def edit(self, msg: str, view: TableView) -> bool:
         await self._turn()
