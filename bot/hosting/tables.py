@@ -1,9 +1,10 @@
 """A tournament's tables as games: opening one, its no-shows, and its places.
 
-A table opens as a lobby with every seat kept for its player (as a rematch keeps
-them: each says yes with Join).  It starts as soon as everybody has, or when the
-tournament's turn timer runs out: then the computer plays the seat of whoever did
-not come (their game counts as played, as a seat the timer took over does).
+A table opens, in its room or the tournament's channel, as a lobby with every seat
+kept for its player (as a rematch keeps them: each says yes with I'm in).  It starts
+as soon as everybody has, or when the tournament's turn timer runs out: then the
+computer plays the seat of whoever did not come (their game counts as played, as a
+seat the timer took over does).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 A :class:`Tournament` is one stored record (like a game: loaded fresh, changed by one
 step, saved with one compare-and-set).  Its tables are ordinary games of the chat
-(:attr:`bot.hosting.Game.tour` names the tournament and the table); the service opens
-them one after another and tells the tournament each one's places (:func:`record`).
+(:attr:`bot.hosting.Game.tour` names the tournament and the table), in rooms of their
+own where the chat has them (:func:`set_rooms`), else one after another; the service
+tells the tournament each one's places (:func:`record`).
 
 Formats (decisions "about tournaments" in docs/decisions.md):
 
