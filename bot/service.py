@@ -182,7 +182,7 @@ class GameService:
                 return Outcome(None, refusal=r)
             if (made := self.quotas.create(game, channel, user)) is not False:
                 if made is True:
-                    self._changed(game)
+                    self.changed(game)
                 return Outcome(game, happened) if made is True else Outcome(None, refusal=made)
         return Outcome(live, refusal=Refusal("refuse.game_running"))
 
@@ -201,7 +201,7 @@ class GameService:
         made = self.quotas.create(game, channel, user)
         if made is not True:
             return Outcome(None, refusal=made or Refusal("refuse.game_running"))
-        self._changed(game)
+        self.changed(game)
         return Outcome(game, Happened(by=user, facts=[Note("lobby.opened")]))
 
     def act(self, channel: str, user: User, intent: Intent) -> Outcome:
@@ -318,7 +318,7 @@ class GameService:
                 else:
                     self.store.schedule(game_id, game.deadline)
                 return None
-            if self._save(game):
+            if self.save(game):
                 return Outcome(game, happened, shown=stored.shown)
         return None
 
@@ -354,7 +354,7 @@ class GameService:
                 # the step may have changed the copy before refusing: show the saved game
                 saved = Game.from_bytes(stored.data, stored.rev)
                 return Outcome(saved, refusal=r, shown=stored.shown)
-            if self._save(game):
+            if self.save(game):
                 return Outcome(game, happened, shown=stored.shown)
         return Outcome(None, refusal=Refusal("refuse.busy"))
 
@@ -366,7 +366,7 @@ class GameService:
         except LudoError as e:
             raise Damaged(brief(e), game.id, game.channel, error=e) from None
 
-    def _save(self, game: Game) -> bool:
+    def save(self, game: Game) -> bool:  # CAS; kept, told to ``finished`` and listeners
         due = game.deadline if game.status in (LOBBY, PLAYING) else None
         finished = game.status in (OVER, ENDED)
         if not self.store.save(game.id, game.to_bytes(), game.rev, due=due, release=finished):
@@ -376,10 +376,10 @@ class GameService:
             self.records.tell_ratings(game)
         for told in self.finished if finished else ():
             told(game)
-        self._changed(game)
+        self.changed(game)
         return True
 
-    def _changed(self, game: Game) -> None:
+    def changed(self, game: Game) -> None:  # told to the listeners (saved, or created)
         for listener in self.listeners:
             try:
                 listener(game.id, game.channel, game.rev)

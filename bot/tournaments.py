@@ -252,6 +252,7 @@ class Tournaments:
         if not self.store.create(game.id, game.to_bytes(), channel=game.channel, due=game.deadline):
             return None  # the room has another game: opened when it is free
         game.rev = 1
+        self.service.changed(game)  # the live board learns of it as of any game
         return Outcome(game, Happened())  # its lobby tells who plays there, and how long
 
     # -- the machinery -------------------------------------------------------
@@ -320,8 +321,7 @@ class Tournaments:
             finish(game)
             happened = Happened()
             happened.note("tour.table_stopped")
-            if self.store.save(game.id, game.to_bytes(), game.rev, due=None, release=True):
-                game.rev += 1
+            if self.service.save(game):  # as every game's: kept, told to the live board
                 return Outcome(game, happened, shown=stored.shown)
         return None
 

@@ -265,18 +265,25 @@ def test_ending_a_tournament_ends_every_table_of_its_round(
 ) -> None:
     users = people(8)
     svc, tours = services(make_store(), clock)
+    told: list[tuple[str, str, int]] = []  # the live board's hub listens so
+    svc.listeners.append(lambda game_id, channel, rev: told.append((game_id, channel, rev)))
     out = tours.open(CHANNEL, users[0], "classic", timer=30, size=8, rooms=True)
     for u in users[1:]:
         out = tours.act(CHANNEL, u, "join")
     assert out.tour is not None
     rooms = [f"{CHANNEL}:{k}" for k in (21, 22)]
-    assert len(tours.rooms(CHANNEL, out.tour.id, rooms).tables) == 2
+    opened = tours.rooms(CHANNEL, out.tour.id, rooms).tables
+    assert len(opened) == 2
+    assert sorted(told) == sorted((o.game.id, o.game.channel, 1) for o in opened if o.game)
     refused = tours.act(CHANNEL, users[3], "end")
     assert refused.refusal is not None and refused.refusal.key == "refuse.tour_only_host"
     ended = tours.act(CHANNEL, users[3], "end", can_manage=True)  # a moderator may
     assert ended.tour is not None and ended.tour.status == tour.ENDED
     assert sorted(o.game.channel for o in ended.tables if o.game) == rooms
     assert all(o.game.status == "ended" for o in ended.tables if o.game)
+    assert sorted(told[2:]) == sorted(
+        (o.game.id, o.game.channel, 2) for o in ended.tables if o.game
+    )
     assert all(svc.game_in(r) is None for r in rooms) and tours.get(CHANNEL) is None
     assert svc.store.entries(CHANNEL) == []  # nothing was played: nothing counts
 
