@@ -4,7 +4,7 @@ the chat to the newest view when the chat's pace allows (see :mod:`.outbox`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from telegram import Bot, InlineKeyboardMarkup
 
@@ -74,15 +74,19 @@ class Tables:
         *,
         key: str | None = None,
         retire: str | None = None,
+        then: Sequence[Outcome] = (),
     ) -> None:
         """A plain message in ``channel`` (not a table), then the buttons of message
-        ``retire`` taken off; an identical ``key`` waiting already absorbs it."""
+        ``retire`` taken off, then the games ``then`` shown (their tables wait for it,
+        though the outbox puts tables first); an identical ``key`` waiting absorbs it."""
 
         async def send(turn: Turn) -> None:
             screen = TelegramScreen(self.bot, channel, turn)
             await screen.say(text, markup)
             if retire is not None:
                 await screen.retire(retire)
+            for outcome in then:
+                self.show(outcome)
 
         self.outboxes.send(target(channel)[0], send, key=key)
 

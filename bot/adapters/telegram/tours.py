@@ -22,8 +22,7 @@ from ...tournaments import Tournaments, TourOutcome
 from ..tour_args import ACTIONS, parse_tour_args
 from .commands import parse_ludo_args
 from .notices import Notices, toast
-from .outbox import Turn
-from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, quietly, target
+from .screen import PREFIX, TEXT_LIMIT, caption, quietly, target
 from .tables import Tables
 from .updates import is_admin, language
 
@@ -135,21 +134,14 @@ class TelegramTours:
 
     def post(self, out: TourOutcome, then: Sequence[Outcome] = ()) -> None:
         """What the tournament tells the chat now, as a message of its own; ``then``:
-        the tables to show after it (a chat's outbox puts tables first: these wait)."""
+        the tables to show below it."""
         view = tour_view(out.tour, out.happened) if out.tour is not None else None
         if view is None:
             for table in then:
                 self.tables.show(table)
             return
         text = caption(view.lines, limit=TEXT_LIMIT, lang=view.lang)
-        channel, buttons, tables = view.channel, markup(view), self.tables
-
-        async def send(turn: Turn) -> None:
-            await TelegramScreen(tables.bot, channel, turn).say(text, buttons)
-            for table in then:
-                tables.show(table)
-
-        tables.outboxes.send(target(channel)[0], send)
+        self.tables.say(view.channel, text, markup(view), then=then)
 
     def edit(self, channel: str, msg: str, view: TourView) -> None:
         """The sign-up message ``msg`` brought to ``view``."""
