@@ -32,6 +32,7 @@ from .hosting.tour_codec import dump, load
 from .hosting.tournament import Tournament
 from .hosting.turns import finish
 from .outcome import STORE_DOWN, Outcome
+from .service import GameService
 from .store import Store, StoreError, new_game_id
 from .store.base import DamagedRecord
 
@@ -62,10 +63,10 @@ class TourOutcome:
     tables: list[Outcome] = field(default_factory=list)
 
 
-_ONE: weakref.WeakKeyDictionary[object, Tournaments] = weakref.WeakKeyDictionary()
+_ONE: weakref.WeakKeyDictionary[GameService, Tournaments] = weakref.WeakKeyDictionary()
 
 
-def tournaments_of(service: object) -> Tournaments:
+def tournaments_of(service: GameService) -> Tournaments:
     """The one :class:`Tournaments` of a game service (every adapter shares it, so a
     finished table is told once)."""
     made = _ONE.get(service)
@@ -77,10 +78,7 @@ def tournaments_of(service: object) -> Tournaments:
 class Tournaments:
     """One per game service (:func:`tournaments_of`); never raises."""
 
-    def __init__(self, service: object) -> None:
-        from .service import GameService
-
-        assert isinstance(service, GameService)
+    def __init__(self, service: GameService) -> None:
         self.service = service
         self.store: Store = service.store
         service.finished.append(self.table_finished)

@@ -16,6 +16,7 @@ from ..hosting import tournament as tour
 from ..hosting.tournament import Standing, Tournament
 from .after import locale_of
 from .buttons import tour_button
+from .messages import say
 from .text import Button, Text
 
 #: the medals of the podium
@@ -42,7 +43,6 @@ def tour_view(t: Tournament, happened: Happened | None, lang: str | None = None)
     """The message to show after ``happened`` (None: nothing worth a message, such as a
     table of a round done while the next table of the same round opens)."""
     lang = lang or t.lang
-    keys = [f.key for f in (happened.facts if happened else []) if isinstance(f, Note)]
     notes = {f.key: f.params for f in (happened.facts if happened else []) if isinstance(f, Note)}
     lines: list[Text] = []
     if t.status == tour.SIGNUP:
@@ -66,7 +66,7 @@ def tour_view(t: Tournament, happened: Happened | None, lang: str | None = None)
         lines += round_lines(t)
     elif "tour.rooms" in notes:
         lines.append(Text("tour.in_rooms" if t.rooms else "tour.one_by_one"))
-    elif "show" in keys or happened is None or not keys:
+    elif not notes:  # just looking
         lines += [header(t), *round_lines(t)] if t.status == tour.RUNNING else [header(t)]
         if t.status == tour.RUNNING and t.round > 1:
             lines.append(Text("tour.standings_after", {"round": t.round - 1}))
@@ -112,8 +112,6 @@ def round_lines(t: Tournament) -> list[Text]:
 
 def room_name(t: Tournament, number: int) -> str:
     """The name of the room (thread, forum topic) of table ``number``."""
-    from .messages import say
-
     return say(Text("tour.room", {"table": number}), lang=t.lang)
 
 
