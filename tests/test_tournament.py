@@ -225,3 +225,16 @@ def test_a_team_tournament_scores_each_partner_the_teams_result() -> None:
     tour.record(t, "g1", places, Happened())
     pts = tour.points(t)
     assert [pts[k] for k in winners] == [3.0, 3.0] and [pts[k] for k in losers] == [0.0, 0.0]
+
+
+def test_the_words_of_ludo_tournament_on_telegram() -> None:
+    from bot.adapters.telegram.tour_args import parse_tour_args
+
+    asked = parse_tour_args(["knockout", "super", "size=12", "timer=60", "lang=it"])
+    assert (asked.fmt, asked.size, asked.rounds, asked.timer) == (tour.KNOCKOUT, 12, 3, 60)
+    assert asked.rest == ["super", "lang=it"] and asked.error is None
+    assert parse_tour_args(["Svizzero"]).fmt == tour.SWISS
+    for bad in ("size=twelve", "rounds=", "timer=off", "size=1234567"):
+        told = parse_tour_args([bad]).error
+        assert told is not None and told.key == "refuse.tour_number", bad
+        assert told.params["name"] == bad.partition("=")[0]

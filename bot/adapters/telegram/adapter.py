@@ -29,7 +29,6 @@ from ...tournaments import tournaments_of
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle
 from ..reach import within
-from ..tour_args import WORDS as TOUR_WORDS
 from .after import WORDS, AfterGame
 from .board_button import BoardButton, MiniApp
 from .chooser import RuleChooser
@@ -47,6 +46,7 @@ from .limited import Entrance, Limiter
 from .notices import Notices, toast
 from .screen import PREFIX
 from .tables import Tables
+from .tour_args import WORDS as TOUR_WORDS
 from .tours import TelegramTours
 from .updates import (
     WebhookSettings,

@@ -19,11 +19,11 @@ from ...present.buttons import TourPress
 from ...present.tour import TourView, room_name, signup_closed, tour_view
 from ...service import Outcome
 from ...tournaments import Tournaments, TourOutcome
-from ..tour_args import ACTIONS, parse_tour_args
 from .commands import parse_ludo_args
 from .notices import Notices, toast
 from .screen import PREFIX, TEXT_LIMIT, caption, quietly, target
 from .tables import Tables
+from .tour_args import ACTIONS, parse_tour_args
 from .updates import is_admin, language
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ class TelegramTours:
             fmt=asked.fmt,
             size=asked.size,
             rounds=asked.rounds,
-            timer=game.timer if game.timer is not None else asked.timer,
+            timer=asked.timer,
             lang=game.lang or language(update),
             level=game.level,
             rooms=bool(update.effective_chat and update.effective_chat.is_forum),

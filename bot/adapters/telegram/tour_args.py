@@ -1,4 +1,4 @@
-"""``/ludo tournament``'s words, the same on every platform: what to do to the
+"""``/ludo tournament``'s words on Telegram (Discord has options): what to do to the
 tournament here (``join``, ``leave``, ``start``, ``end``, ``show``), or how to set a
 new one up (``/ludo tournament knockout super size=12 timer=60``)."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..hosting import tournament as tour
-from ..present import Text
+from ...hosting import tournament as tour
+from ...present import Text
+from .commands import whole_number
 
 #: ``/ludo <word>`` of a tournament, in the languages the bot speaks
 WORDS = ("tournament", "tourney", "torneio", "torneo")
@@ -28,8 +28,6 @@ FORMATS = {
     "eliminatória": tour.KNOCKOUT,
     "eliminazione": tour.KNOCKOUT,
 }
-#: the most digits of a number typed
-MAX_DIGITS = 6
 
 
 @dataclass(frozen=True)
@@ -48,17 +46,19 @@ class TourArgs:
 def parse_tour_args(words: Sequence[str]) -> TourArgs:
     """``swiss|knockout``, ``size=N``, ``rounds=N``, ``timer=N`` anywhere; the rest as
     ``/ludo``'s (the rule set first)."""
-    fmt, numbers, rest = tour.SWISS, {"size": 8, "rounds": 3, "timer": 120}, []
+    asked = TourArgs()
+    numbers = {"size": asked.size, "rounds": asked.rounds, "timer": asked.timer}
+    fmt, rest = asked.fmt, []
     for raw in words:
         word = raw.strip().lower()
         key, eq, value = word.partition("=")
         if not eq and word in FORMATS:
             fmt = FORMATS[word]
         elif eq and key in numbers:
-            if not (value.isascii() and value.isdigit() and len(value) <= MAX_DIGITS):
+            number = whole_number(value)
+            if number is None:
                 return TourArgs(error=Text("refuse.tour_number", {"name": key}))
-            numbers[key] = int(value)
+            numbers[key] = number
         else:
             rest.append(raw)
-    args: dict[str, Any] = {"fmt": fmt, "rest": rest, **numbers}
-    return TourArgs(**args)
+    return TourArgs(fmt, numbers["size"], numbers["rounds"], numbers["timer"], rest)
