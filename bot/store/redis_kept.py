@@ -116,8 +116,8 @@ class KeptGames:
             pipe = self.client.pipeline(transaction=False)
             for person in {*who, *kept.people}:  # first: forget must find this bucket
                 pipe.sadd(f"{self._at(person)}in:{person}", bucket(kept.chat))
+            pipe.sadd(self.chat_set, kept.chat)
             pipe.execute()
-            self.client.sadd(self.chat_set, kept.chat)
             if not self._keep(keys=keys, args=args):
                 return False
             self.client.set(f"{self._at(kept.channel)}lastin:{kept.channel}", kept.chat)
