@@ -21,10 +21,11 @@ from typing import Any
 
 import discord
 
-from ...present import TableView, Text, say
+from ...present import Button, TableView, Text, say
 from ...present.alt import alt_text
 from .activity import ROWS, board_button
 from .client import GameButton, LudoClient
+from .tour_command import TOUR_TEMPLATE, TourButton
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ CONTENT_LIMIT = 2000
 #: and 1024 in an attachment's description (its alt text)
 DESCRIPTION_LIMIT = 1024
 COLOURS = {"red": 0xD62D2D, "green": 0x229640, "yellow": 0xF0BA14, "blue": 0x2468D6}
-STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger}
+_STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger}
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -64,15 +65,23 @@ def buttons_of(view: TableView, activity: bool = False) -> discord.ui.View | Non
     board = board_button(view, len(view.buttons[:ROWS])) if activity else None
     if not view.buttons and board is None:
         return None
-    out = discord.ui.View(timeout=None)
-    for r, row in enumerate(view.buttons[:ROWS]):
-        for b in row[:5]:
-            style = STYLES.get(b.style, discord.ButtonStyle.secondary)
-            button = GameButton(b.data, say(b.label, lang=view.lang), style)
-            button.item.row = r
-            out.add_item(button)
+    out = button_rows(view.buttons, view.lang)
     if board is not None:
         out.add_item(board)
+    return out
+
+
+def button_rows(rows: Sequence[Sequence[Button]], lang: str) -> discord.ui.View:
+    """Buttons as a persistent ``discord.ui.View``: a game's, or a tournament's sign-up
+    (told apart by their data), their labels in ``lang``."""
+    out = discord.ui.View(timeout=None)
+    for r, row in enumerate(rows[:ROWS]):
+        for b in row[:5]:
+            style = _STYLES.get(b.style, discord.ButtonStyle.secondary)
+            kind = TourButton if TOUR_TEMPLATE.fullmatch(b.data) else GameButton
+            button = kind(b.data, say(b.label, lang=lang), style)
+            button.item.row = r
+            out.add_item(button)
     return out
 
 

@@ -20,8 +20,7 @@ from ...present.tour import TourView, room_name, signup_closed, tour_view
 from ...service import Outcome
 from ...tournaments import Tournaments, TourOutcome
 from ..faults import Handling
-from .screen import CONTENT_LIMIT, NO_MENTIONS, STYLES, InteractionScreen, clean, describe
-from .tour_command import TourButton
+from .screen import CONTENT_LIMIT, NO_MENTIONS, InteractionScreen, button_rows, clean, describe
 from .translator import asker_language as language
 from .where import PREFIX, can_manage, channel_key, chat_key, user_of
 
@@ -32,15 +31,7 @@ Handle = Callable[[discord.Interaction[Any]], contextlib.AbstractAsyncContextMan
 
 def fields(view: TourView) -> dict[str, Any]:
     """A tournament's message: its text, and its buttons (``view`` None: none)."""
-    buttons: discord.ui.View | None = None
-    if view.buttons:
-        buttons = discord.ui.View(timeout=None)
-        for r, row in enumerate(view.buttons):
-            for b in row:
-                style = STYLES.get(b.style, discord.ButtonStyle.secondary)
-                button = TourButton(b.data, say(b.label, lang=view.lang), style)
-                button.item.row = r
-                buttons.add_item(button)
+    buttons = button_rows(view.buttons, view.lang) if view.buttons else None
     text = describe(view.lines, CONTENT_LIMIT, view.lang)
     return {"content": text or "…", "view": buttons, "allowed_mentions": NO_MENTIONS}
 
