@@ -127,7 +127,8 @@ class Tournament:
 
     @property
     def awaiting_rooms(self) -> bool:
-        return self.rooms_wanted and not self.rooms
+        """Being played, and waiting for the adapter to make its tables' rooms."""
+        return self.status == RUNNING and self.rooms_wanted and not self.rooms
 
     def room_of(self, table: Table) -> str:
         """Where ``table`` plays: its room, or the tournament's channel."""

@@ -46,8 +46,7 @@ def tour_view(t: Tournament, happened: Happened | None, lang: str | None = None)
     notes = {f.key: f.params for f in (happened.facts if happened else []) if isinstance(f, Note)}
     lines: list[Text] = []
     if t.status == tour.SIGNUP:
-        lines += [header(t), *signup_lines(t)]
-        return TourView(t.id, t.channel, t.version, tuple(lines), signup_buttons(t), True, lang)
+        return signup_message(t, lang)
     if "tour.ended_by" in notes:
         lines.append(Text("tour.ended_by", notes["tour.ended_by"]))
     elif "tour.won" in notes or "tour.won_shared" in notes:
@@ -142,7 +141,11 @@ def podium(t: Tournament) -> Text:
     return Text("tour.podium", {"places": places})
 
 
-def signup_closed(t: Tournament, lang: str | None = None) -> TourView:
-    """The sign-up message once the sign-up is over: who signed up, no buttons."""
+def signup_message(t: Tournament, lang: str | None = None) -> TourView:
+    """The sign-up message as it should be now: open, with its buttons; or, once the
+    sign-up is over, who signed up, without buttons."""
+    if t.status == tour.SIGNUP:
+        lines = (header(t), *signup_lines(t))
+        return TourView(t.id, t.channel, t.version, lines, signup_buttons(t), True, lang or t.lang)
     lines = (header(t), signup_lines(t)[0])
     return TourView(t.id, t.channel, t.version, lines, (), True, lang or t.lang)

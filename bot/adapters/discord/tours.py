@@ -13,10 +13,11 @@ from typing import Any
 import discord
 
 from ...hosting import Game
+from ...hosting import tournament as tour
 from ...hosting.tournament import Tournament
 from ...present import Text, refusal_text, say
 from ...present.buttons import parse_tour_press
-from ...present.tour import TourView, room_name, signup_closed, tour_view
+from ...present.tour import TourView, room_name, signup_message, tour_view
 from ...service import Outcome
 from ...tournaments import Tournaments, TourOutcome
 from ..faults import Handling
@@ -132,10 +133,9 @@ class DiscordTours:
                 await screen.private(say(refusal_text(out.refusal), clean, lang))
             t = out.tour
             if t is not None:
-                view = tour_view(t, None) if t.status == "signup" else signup_closed(t)
-                if view is not None:
-                    await self.edit(screen, interaction, str(message.id), view)
-                if out.refusal is None and t.status != "signup":
+                view = signup_message(t)
+                await self.edit(screen, interaction, str(message.id), view)
+                if out.refusal is None and t.status != tour.SIGNUP:
                     await self.post(out)
             await screen.conclude()
             for table in out.tables:
@@ -175,7 +175,7 @@ class DiscordTours:
         """A tournament waiting for its rooms: a thread for each table of the round (none
         if the bot may not start threads: the tables play one after another), then its
         tables opened in them."""
-        if t is None or t.status != "running" or not t.awaiting_rooms:
+        if t is None or not t.awaiting_rooms:
             return
         parent = int(t.channel[len(PREFIX) :])
         rooms: list[str] = []

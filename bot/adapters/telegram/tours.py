@@ -13,10 +13,11 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
 from ...hosting import Game, User
+from ...hosting import tournament as tour
 from ...hosting.tournament import Tournament
 from ...present import refusal_text, say
 from ...present.buttons import TourPress
-from ...present.tour import TourView, room_name, signup_closed, tour_view
+from ...present.tour import TourView, room_name, signup_message, tour_view
 from ...service import Outcome
 from ...tournaments import Tournaments, TourOutcome
 from .commands import parse_ludo_args
@@ -122,10 +123,9 @@ class TelegramTours:
         t = out.tour
         if t is None:
             return
-        view = tour_view(t, None) if t.status == "signup" else signup_closed(t)
-        if view is not None:
-            self.edit(channel, str(message.message_id), view)
-        if out.refusal is None and t.status != "signup":
+        view = signup_message(t)
+        self.edit(channel, str(message.message_id), view)
+        if out.refusal is None and t.status != tour.SIGNUP:
             self.post(out, then=out.tables)  # the round's tables below its word
         else:
             for table in out.tables:
@@ -166,7 +166,7 @@ class TelegramTours:
         """A tournament waiting for its rooms: a forum topic for each table of the round
         (none if the bot may not make them: the tables play one after another), then its
         tables opened in them."""
-        if t is None or t.status != "running" or not t.awaiting_rooms:
+        if t is None or not t.awaiting_rooms:
             return
         chat_id = target(t.channel)[0]
         rooms: list[str] = []
