@@ -39,9 +39,9 @@ def swiss_points(played: list[dict[str, int]]) -> dict[str, float]:
     return dict(points)
 
 
-def swiss_order(played: list[dict[str, int]], names: dict[str, str]) -> list[str]:
-    """Everybody best first: points, then the opponents' points (each opponent once),
-    then tables won, then name (everyone here came unrated)."""
+def swiss_results(played: list[dict[str, int]]) -> dict[str, tuple[float, float, int]]:
+    """Each one's result, smaller is better: points, then the opponents' points (each
+    opponent once), then tables won (negated)."""
     points = swiss_points(played)
     met: dict[str, set[str]] = defaultdict(set)
     for table in played:
@@ -49,27 +49,19 @@ def swiss_order(played: list[dict[str, int]], names: dict[str, str]) -> list[str
             met[who] |= set(table) - {who}
     buchholz = {k: sum(points[o] for o in met[k]) for k in points}
     wins = {k: sum(1 for table in played if table.get(k) == 1) for k in points}
-    return sorted(points, key=lambda k: (*swiss_result(k, points, buchholz, wins), names[k]))
+    return {k: (-round(points[k], 6), -round(buchholz[k], 6), -wins[k]) for k in points}
 
 
-def swiss_result(
-    k: str, points: dict[str, float], buchholz: dict[str, float], wins: dict[str, int]
-) -> tuple[float, float, int]:
-    return (-round(points[k], 6), -round(buchholz[k], 6), -wins[k])
+def swiss_order(played: list[dict[str, int]], names: dict[str, str]) -> list[str]:
+    """Everybody best first, by result, then name (everyone here came unrated)."""
+    result = swiss_results(played)
+    return sorted(result, key=lambda k: (*result[k], names[k]))
 
 
 def swiss_places(played: list[dict[str, int]], names: dict[str, str]) -> dict[str, int]:
-    """Each one's place: 1 + how many did better in points, opponents' points, wins."""
-    order = swiss_order(played, names)
-    points = swiss_points(played)
-    met: dict[str, set[str]] = defaultdict(set)
-    for table in played:
-        for who in table:
-            met[who] |= set(table) - {who}
-    buchholz = {k: sum(points[o] for o in met[k]) for k in points}
-    wins = {k: sum(1 for table in played if table.get(k) == 1) for k in points}
-    result = {k: swiss_result(k, points, buchholz, wins) for k in order}
-    return {k: 1 + sum(result[o] < result[k] for o in order) for k in order}
+    """Each one's place: 1 + how many have a better result."""
+    result = swiss_results(played)
+    return {k: 1 + sum(other < mine for other in result.values()) for k, mine in result.items()}
 
 
 def knockout_podium(played: list[dict[str, int]]) -> list[str]:
