@@ -34,7 +34,7 @@ RULE_SETS: dict[str, tuple[str, dict[str, Any] | None, list[tuple[str, ...]]]] =
 TABLES: list[tuple[str, str, str]] = [
     *(("expert", "normal", label) for label in RULE_SETS),
     ("expert", "random", "classic"),
-    ("hard", "normal", "classic"),
+    *(("hard", "normal", label) for label in RULE_SETS),
     ("easy", "normal", "classic"),
     ("easy", "random", "classic"),
 ]
