@@ -20,8 +20,8 @@ measures it:
 small neural network that sees the whole board (each colour's pieces square by
 square, the others' in that colour's frame, with ``value.py``'s features) to
 games between four heuristic players, and prints its held-out log loss against
-the shipped weights'.  Needs numpy (the ``dev`` extra); slow (about 15 minutes
-on two cores with the defaults): not part of CI.
+the shipped weights'.  Needs numpy (the ``dev`` extra); slow (about 25 minutes
+on two cores with ``--board``): not part of CI.
 """
 
 from __future__ import annotations
