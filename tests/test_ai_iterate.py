@@ -55,10 +55,10 @@ def test_a_refit_like_the_shipped_weights_values_positions_alike() -> None:
     )
     for c in state.seats:
         assert math.isclose(player.search.evaluate(state, c), win_chance(state, c))
-    # a bias for the searching seat raises its chance, and only its
+    # a bias for the searching seat raises the chance it sees for itself, whichever it is
     favoured = searcher(random.Random(1), (w, 1.0, w)).search.evaluate
     assert favoured(state, 0) > win_chance(state, 0)
-    assert favoured(state, 1) > win_chance(state, 1)  # green is then the searching seat
+    assert favoured(state, 1) > win_chance(state, 1)
 
 
 def test_positions_come_from_finished_games_with_the_searching_seat_rotating() -> None:
