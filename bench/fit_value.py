@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.players import player_for  # noqa: E402
 from bot.players.value import features  # noqa: E402
-from engine import current_moves, move_in_place, new_game, roll_in_place  # noqa: E402
+from engine import (  # noqa: E402
+    GameState,
+    Move,
+    current_moves,
+    move_in_place,
+    new_game,
+    roll_in_place,
+)
 
 #: label -> (rule set, options)
 RULE_SETS: dict[str, tuple[str, dict[str, Any] | None]] = {
@@ -43,6 +51,32 @@ KEEP = 0.15
 CHUNK = 50
 
 
+def play_keeping(
+    s: GameState, rng: random.Random, choose: Callable[[GameState, list[Move]], Move]
+) -> tuple[list[tuple[list[tuple[float, ...]], list[list[int]]]], list[float]] | None:
+    """Play ``s`` to its end with ``rng``'s dice, ``choose`` deciding every real choice.
+
+    Keeps about one position in seven (taken before a roll): every colour's
+    features and pieces.  Returns them with the colours' shares of the win, or
+    None if the game did not end.
+    """
+    kept = []
+    for _ in range(5000):
+        if s.phase == "over":
+            break
+        if s.phase == "roll":
+            if rng.random() < KEEP:
+                kept.append(([features(s, c) for c in range(4)], [list(p) for p in s.pos]))
+            roll_in_place(s, rng.randint(1, 6), None)
+        else:
+            moves = current_moves(s)
+            m = moves[0] if len(moves) == 1 else choose(s, moves)
+            move_in_place(s, m.piece, None)
+    if s.phase != "over":
+        return None
+    return kept, [1.0 / len(s.won) if c in s.won else 0.0 for c in range(4)]
+
+
 def positions(label: str, games: int, seed: int) -> tuple[Any, Any]:
     """Features (positions x 4 colours x features) and win shares of ``games`` games."""
     rules, options = RULE_SETS[label]
@@ -53,24 +87,38 @@ def positions(label: str, games: int, seed: int) -> tuple[Any, Any]:
     for g in range(games):
         s = new_game(rules, 4, options=options)
         s.cur = s.seats[g % 4]
-        kept = []
-        for _ in range(5000):
-            if s.phase == "over":
-                break
-            if s.phase == "roll":
-                if rng.random() < KEEP:
-                    kept.append([features(s, c) for c in range(4)])
-                roll_in_place(s, rng.randint(1, 6), None)
-            else:
-                moves = current_moves(s)
-                m = moves[0] if len(moves) == 1 else player.choose(s, moves)
-                move_in_place(s, m.piece, None)
-        if s.phase != "over":
+        played = play_keeping(s, rng, player.choose)
+        if played is None:
             continue
-        share = [1.0 / len(s.won) if c in s.won else 0.0 for c in range(4)]
-        xs.extend(kept)
+        kept, share = played
+        xs.extend(x for x, _ in kept)
         ys.extend([share] * len(kept))
     return np.array(xs), np.array(ys)
+
+
+def softmax(s: Any) -> Any:
+    """The softmax over the last axis."""
+    s = s - s.max(-1, keepdims=True)
+    p = np.exp(s)
+    return p / p.sum(-1, keepdims=True)
+
+
+def adam(
+    params: dict[str, Any],
+    steps: int,
+    rate: float,
+    grad: Callable[[dict[str, Any], Any], dict[str, Any]],
+    batches: Callable[[int], Any],
+) -> None:
+    """Minimise with Adam in place: ``grad(params, batches(step))`` gives the gradients."""
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v = {k: np.zeros_like(x) for k, x in params.items()}
+    for t in range(1, steps + 1):
+        g = grad(params, batches(t))
+        for k in params:
+            m[k] = 0.9 * m[k] + 0.1 * g[k]
+            v[k] = 0.999 * v[k] + 0.001 * g[k] * g[k]
+            params[k] -= rate * (m[k] / (1 - 0.9**t)) / (np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8)
 
 
 def fit(x: Any, y: Any, steps: int = 400, rate: float = 0.1) -> tuple[Any, float, float]:
@@ -83,23 +131,17 @@ def fit(x: Any, y: Any, steps: int = 400, rate: float = 0.1) -> tuple[Any, float
     sd = x[train].reshape(-1, f).std(0) + 1e-9
     z = (x - mu) / sd
 
-    def loss(w: Any, ids: Any) -> tuple[float, Any]:
-        s = z[ids] @ w
-        s -= s.max(1, keepdims=True)
-        p = np.exp(s)
-        p /= p.sum(1, keepdims=True)
-        value = float(-(y[ids] * np.log(p + 1e-12)).sum(1).mean())
-        return value, np.einsum("nk,nkf->f", p - y[ids], z[ids]) / len(ids)
+    def loss(w: Any, ids: Any) -> float:
+        return float(-(y[ids] * np.log(softmax(z[ids] @ w) + 1e-12)).sum(1).mean())
 
-    w = np.zeros(f)
-    m = np.zeros(f)
-    v = np.zeros(f)
-    for k in range(1, steps + 1):
-        train_loss, g = loss(w, train)
-        m = 0.9 * m + 0.1 * g
-        v = 0.999 * v + 0.001 * g * g
-        w -= rate * (m / (1 - 0.9**k)) / (np.sqrt(v / (1 - 0.999**k)) + 1e-8)
-    return w / sd, train_loss, loss(w, test)[0]
+    def grad(params: dict[str, Any], ids: Any) -> dict[str, Any]:
+        p = softmax(z[ids] @ params["w"])
+        return {"w": np.einsum("nk,nkf->f", p - y[ids], z[ids]) / len(ids)}
+
+    params = {"w": np.zeros(f)}
+    adam(params, steps, rate, grad, lambda t: train)
+    w = params["w"]
+    return w / sd, loss(w, train), loss(w, test)
 
 
 def main() -> None:

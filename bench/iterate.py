@@ -42,24 +42,16 @@ import numpy as np
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.fit_value import adam, play_keeping, softmax  # noqa: E402
 from bench.levels import wilson  # noqa: E402
 from bot.app.simulate import simulate  # noqa: E402
 from bot.players import player_for  # noqa: E402
 from bot.players.levels import SearchPlayer  # noqa: E402
-from bot.players.value import WEIGHTS, features  # noqa: E402
-from engine import (  # noqa: E402
-    COLOURS,
-    GameState,
-    current_moves,
-    move_in_place,
-    new_game,
-    roll_in_place,
-)
+from bot.players.value import WEIGHTS, score  # noqa: E402
+from engine import COLOURS, GameState, Move, new_game  # noqa: E402
 from engine.board import HOME, LAST_TRACK, QUARTER  # noqa: E402
 from engine.board import TRACK_SQUARES as TRACK  # noqa: E402
 
-#: the share of positions kept (neighbouring positions say nearly the same)
-KEEP = 0.15
 #: games per worker task
 CHUNK = 25
 #: a refitted evaluation: the searching seat's weights, its bias, the opponents' weights
@@ -75,14 +67,8 @@ def searcher(rng: random.Random, refit: Refit | None = None) -> SearchPlayer:
         def chance(state: GameState, c: int) -> float:
             if state.won:
                 return 1.0 if c in state.won else 0.0
-            scores = {
-                x: sum(
-                    a * b
-                    for a, b in zip(mine if x == c else theirs, features(state, x), strict=True)
-                )
-                + (bias if x == c else 0.0)
-                for x in state.seats
-            }
+            scores = {x: score(state, x, mine if x == c else theirs) for x in state.seats}
+            scores[c] += bias
             top = max(scores.values())
             return math.exp(scores[c] - top) / sum(math.exp(v - top) for v in scores.values())
 
@@ -91,10 +77,11 @@ def searcher(rng: random.Random, refit: Refit | None = None) -> SearchPlayer:
 
 
 def positions(rules: str, games: int, seed: int, board: bool = False) -> dict[str, Any]:
-    """Positions of ``games`` games: every colour's features, the searching seat, the win shares.
+    """Positions of ``games`` games: every colour's features and pieces, the searching
+    seat, the win shares.
 
     With ``board`` all four seats are heuristic players (``me`` is then only
-    the seat that would have searched) and the pieces' squares are kept too.
+    the seat that would have searched).
     """
     rng = random.Random(seed)
     search = searcher(random.Random(seed + 1))
@@ -107,21 +94,14 @@ def positions(rules: str, games: int, seed: int, board: bool = False) -> dict[st
         s = new_game(rules, 4)
         me = s.seats[(seed + g) % 4]
         s.cur = s.seats[((seed + g) // 4) % 4]
-        kept: list[tuple[list[tuple[float, ...]], list[list[int]]]] = []
-        for _ in range(5000):
-            if s.phase == "over":
-                break
-            if s.phase == "roll":
-                if rng.random() < KEEP:
-                    kept.append(([features(s, c) for c in range(4)], [list(p) for p in s.pos]))
-                roll_in_place(s, rng.randint(1, 6), None)
-                continue
-            moves = current_moves(s)
-            player = search if s.cur == me and not board else heuristic
-            move_in_place(s, (moves[0] if len(moves) == 1 else player.choose(s, moves)).piece, None)
-        if s.phase != "over":
+
+        def choose(state: GameState, moves: list[Move], me: int = me) -> Move:
+            return (search if state.cur == me and not board else heuristic).choose(state, moves)
+
+        played = play_keeping(s, rng, choose)
+        if played is None:
             continue
-        share = [1.0 / len(s.won) if c in s.won else 0.0 for c in range(4)]
+        kept, share = played
         for x, p in kept:
             xs.append(x)
             pieces.append(p)
@@ -140,24 +120,6 @@ def split(n: int) -> tuple[Any, Any]:
 def log_loss(p: Any, y: Any) -> float:
     """The mean log loss of chances ``p`` of a yes/no (or shared) outcome ``y``."""
     return float(-(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12)).mean())
-
-
-def softmax(s: Any) -> Any:
-    s = s - s.max(-1, keepdims=True)
-    p = np.exp(s)
-    return p / p.sum(-1, keepdims=True)
-
-
-def adam(params: dict[str, Any], steps: int, rate: float, grad: Any, batches: Any) -> None:
-    """Minimise with Adam in place: ``grad(params, batch)`` gives the gradients."""
-    m = {k: np.zeros_like(v) for k, v in params.items()}
-    v = {k: np.zeros_like(x) for k, x in params.items()}
-    for t in range(1, steps + 1):
-        g = grad(params, batches(t))
-        for k in params:
-            m[k] = 0.9 * m[k] + 0.1 * g[k]
-            v[k] = 0.999 * v[k] + 0.001 * g[k] ** 2
-            params[k] -= rate * (m[k] / (1 - 0.9**t)) / (np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8)
 
 
 def fit_refit(
