@@ -1,6 +1,6 @@
 """How much room the heuristic leaves: a Monte Carlo rollout player against three ``normal``.
 
-    python bench/rollout.py [--games N] [--rollouts R] [--rolls T] [--jobs J]
+    python bench/rollout.py [--rules R] [--games N] [--rollouts R] [--rolls T] [--jobs J]
 
 For each candidate move the rollout player plays the game on ``R`` times, every
 player (itself too) moving as the heuristic, for ``T`` rolls, and values the end
@@ -84,11 +84,11 @@ class RolloutPlayer:
 
 
 def run_chunk(
-    side: int, games: int, seed: int, rollouts: int, rolls: int
+    rules: str, side: int, games: int, seed: int, rollouts: int, rolls: int
 ) -> tuple[int, int, list[float]]:
     player = RolloutPlayer(random.Random(seed), rollouts, rolls)
     result = simulate(
-        "classic",
+        rules,
         games,
         seed=seed,
         players=4,
@@ -102,6 +102,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    ap.add_argument("--rules", default="classic", choices=("classic", "tower", "italian", "super"))
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--rollouts", type=int, default=64)
     ap.add_argument("--rolls", type=int, default=16)
@@ -115,7 +116,9 @@ def main() -> None:
             for c, start in enumerate(range(0, n, CHUNK)):
                 task_seed = a.seed * 1_000_000 + side * 10_000 + c
                 size = min(CHUNK, n - start)
-                tasks.append(pool.submit(run_chunk, side, size, task_seed, a.rollouts, a.rolls))
+                tasks.append(
+                    pool.submit(run_chunk, a.rules, side, size, task_seed, a.rollouts, a.rolls)
+                )
         played = won = 0
         times: list[float] = []
         for task in tasks:
@@ -126,7 +129,7 @@ def main() -> None:
     times.sort()
     lo, hi = wilson(won, played)
     print(
-        f"classic: rollouts {a.rollouts} x {a.rolls} rolls vs 3 normal: {won}/{played}"
+        f"{a.rules}: rollouts {a.rollouts} x {a.rolls} rolls vs 3 normal: {won}/{played}"
         f" = {won / played:.1%} (95% {lo:.1%}-{hi:.1%}, fair 25%),"
         f" ms median {percentile(times, 0.5) * 1e3:.1f}, p99 {percentile(times, 0.99) * 1e3:.1f}"
     )

@@ -217,5 +217,5 @@ def test_the_rollout_bench_brings_a_piece_home_and_counts_its_games() -> None:
     assert [m.piece for m in engine.legal_moves(state)] == [2, 3]
     player = RolloutPlayer(random.Random(3), rollouts=4, rolls=4)
     assert player.choose(state, engine.legal_moves(state)).piece == 2
-    played, won, times = run_chunk(side=1, games=2, seed=5, rollouts=2, rolls=2)
+    played, won, times = run_chunk("tower", side=1, games=2, seed=5, rollouts=2, rolls=2)
     assert played == 2 and 0 <= won <= 2 and times
