@@ -7,7 +7,9 @@
   positions with the hand-made :func:`~bot.players.search.evaluate`;
 - ``expert``: the search over the dice valuing positions by their learned
   chance of winning (:func:`~bot.players.value.win_chance`), deepened to two
-  rolls while its node budget lasts, the wall clock only a cap.
+  rolls while its node budget lasts, the wall clock only a cap; in tower,
+  where that chance plays worse than the hand-made worth, the hand-made worth
+  one opponent's answer deep (:data:`HAND_MADE`).
 
 Every level chooses among the legal moves it is given, so none can play an
 illegal one; the rng is the only source of chance, so a seeded level repeats.
@@ -38,6 +40,9 @@ HEURISTIC_WEIGHT_LEARNED = 0.0001
 EXPERT_NODES = 1200
 EXPERT_DEPTH = 2
 EXPERT_SECONDS = 0.15
+#: rule sets whose expert searches with the hand-made worth, its own follow-up
+#: roll not counted as depth (docs/decisions.md, computer levels 18)
+HAND_MADE = frozenset({"tower"})
 
 
 class EasyPlayer:
@@ -72,10 +77,11 @@ class SearchPlayer:
         nodes: int = EXPERT_NODES,
         seconds: float | None = None,
         learned: bool = False,
+        free_own: int = 0,
     ) -> None:
         self.rng = rng
         self.depth = depth
-        self.search = DiceSearch(nodes, seconds, win_chance if learned else evaluate)
+        self.search = DiceSearch(nodes, seconds, win_chance if learned else evaluate, free_own)
         self.hint = HEURISTIC_WEIGHT_LEARNED if learned else HEURISTIC_WEIGHT
 
     def choose(self, state: GameState, moves: list[Move]) -> Move:
@@ -89,6 +95,21 @@ class SearchPlayer:
         if len(ties) == 1 or self.rng is None:
             return ties[0]
         return ties[int(self.rng.random() * len(ties))]
+
+
+class ExpertPlayer:
+    """The strongest level: the search that plays best in the rule set of the game."""
+
+    def __init__(self, rng: random.Random, nodes: int, seconds: float | None) -> None:
+        self.learned = SearchPlayer(
+            rng, depth=EXPERT_DEPTH, nodes=nodes, seconds=seconds, learned=True
+        )
+        self.hand_made = SearchPlayer(rng, depth=1, free_own=1)
+
+    def choose(self, state: GameState, moves: list[Move]) -> Move:
+        if state.options.name in HAND_MADE:
+            return self.hand_made.choose(state, moves)
+        return self.learned.choose(state, moves)
 
 
 def player_for(
@@ -111,5 +132,5 @@ def player_for(
     if level == "hard":
         return SearchPlayer(rng, depth=1)
     if level == "expert":
-        return SearchPlayer(rng, depth=EXPERT_DEPTH, nodes=nodes, seconds=seconds, learned=True)
+        return ExpertPlayer(rng, nodes, seconds)
     raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")

@@ -80,10 +80,15 @@ class DiceSearch:
         nodes: int,
         seconds: float | None = None,
         evaluate: Callable[[GameState, int], float] = evaluate,
+        free_own: int = 0,
     ) -> None:
         #: a position's worth for a colour's side: :func:`evaluate`, or the
         #: learned chance of winning (:func:`bot.players.value.win_chance`)
         self.evaluate = evaluate
+        #: how many of the searching side's own rolls in a row (a follow-up
+        #: or extra roll) are looked through without counting as depth, so a
+        #: move that earns one is still valued after the next opponent's answer
+        self.free_own = free_own
         #: nodes (positions evaluated or expanded) allowed per decision
         self.nodes = nodes
         #: the wall-clock cap per decision (None: none)
@@ -113,36 +118,48 @@ class DiceSearch:
         return [self._after(state, m.piece, depth, me, side) for m in moves]
 
     def _after(
-        self, state: GameState, piece: int, depth: int, me: int, side: tuple[int, ...]
+        self,
+        state: GameState,
+        piece: int,
+        depth: int,
+        me: int,
+        side: tuple[int, ...],
+        streak: int = 0,
     ) -> float:
         s = state.copy()
         move_in_place(s, piece, None)
-        return self._value(s, depth, me, side)
+        return self._value(s, depth, me, side, streak)
 
-    def _value(self, s: GameState, depth: int, me: int, side: tuple[int, ...]) -> float:
+    def _value(
+        self, s: GameState, depth: int, me: int, side: tuple[int, ...], streak: int = 0
+    ) -> float:
+        """``s``'s searched worth; ``streak``: own rolls in a row not counted as depth."""
         self._tick()
         if s.phase == "over":
             return self.evaluate(s, me)
         if s.phase == "roll":
-            if depth == 0:
+            free = s.cur in side and streak < self.free_own
+            if depth == 0 and not free:
                 return self.evaluate(s, me)
+            after = depth if free else depth - 1
+            then = streak + 1 if free else 0
             total = 0.0
             for d in range(1, 7):
                 r = s.copy()
                 roll_in_place(r, d, None)
-                total += self._value(r, depth - 1, me, side)
+                total += self._value(r, after, me, side, then)
             return total / 6.0
         moves = current_moves(s)
         if s.cur in side:
             if len(moves) == 1:
-                return self._after(s, moves[0].piece, depth, me, side)
-            return max(self._after(s, m.piece, depth, me, side) for m in moves)
+                return self._after(s, moves[0].piece, depth, me, side, streak)
+            return max(self._after(s, m.piece, depth, me, side, streak) for m in moves)
         if len(moves) == 1:
             reply = moves[0]
         else:
             scores = score_moves(s, moves)
             reply = moves[scores.index(max(scores))]
-        return self._after(s, reply.piece, depth, me, side)
+        return self._after(s, reply.piece, depth, me, side, streak)
 
     def best(self, state: GameState, moves: list[Move], max_depth: int) -> list[float]:
         """Iterative deepening from one roll to ``max_depth``: the deepest finished values.
