@@ -10,9 +10,11 @@ the game is played on with every roll (a chance node, the six faces equally
 likely); the searching side's own moves are maximised, every other player
 answers with the heuristic's move (a model of the opponent, cheap and close to
 how the computer players and many people play).  The depth is the number of
-rolls looked through; iterative deepening gives an answer at every depth, and
-a depth that does not finish within the node budget (or the wall-clock cap) is
-dropped, so the result only depends on the state and the budget.
+rolls looked through (the searching side's own follow-up or extra rolls may be
+looked through without counting, ``free_own``); iterative deepening gives an
+answer at every depth, and a depth that does not finish within the node budget
+(or the wall-clock cap) is dropped, so the result only depends on the state and
+the budget.
 """
 
 from __future__ import annotations
