@@ -33,6 +33,7 @@ from bot.players import player_for  # noqa: E402
 from bot.players.heuristic import score_moves  # noqa: E402
 from bot.players.value import win_chance  # noqa: E402
 from engine import GameState, Move, current_moves, move_in_place, roll_in_place  # noqa: E402
+from engine.rules import RULE_SETS  # noqa: E402
 
 COLOURS = ("red", "green", "yellow", "blue")
 CHUNK = 10
@@ -102,7 +103,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--rules", default="classic", choices=("classic", "tower", "italian", "super"))
+    ap.add_argument("--rules", default="classic", choices=RULE_SETS)
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--rollouts", type=int, default=64)
     ap.add_argument("--rolls", type=int, default=16)
