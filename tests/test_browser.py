@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.async_api import Page
+from playwright.async_api import Page, expect
 
 import engine
 from bot.hosting import Game, User
@@ -287,9 +287,8 @@ async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: P
             # the level first (in Spanish: normal -> difícil), then a computer of it
             assert await page.inner_text("#actions button[data-kind=level]") == "Nivel: normal"
             await page.click("#actions button[data-kind=level]")
-            await page.wait_for_function(
-                "document.querySelector('#actions button[data-kind=level]')"
-                ".textContent === 'Nivel: difícil'"
+            await expect(page.locator("#actions button[data-kind=level]")).to_have_text(
+                "Nivel: difícil"
             )
             await page.click("#actions button[data-kind=add_computer]")
             await page.wait_for_selector("#seats li:nth-child(2)")
