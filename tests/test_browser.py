@@ -291,8 +291,7 @@ async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: P
                 "Nivel: difícil"
             )
             await page.click("#actions button[data-kind=add_computer]")
-            await page.wait_for_selector("#seats li:nth-child(2)")
-            assert "Bot (difícil)" in await page.inner_text("#seats li:nth-child(2)")
+            await expect(page.locator("#seats li:nth-child(2)")).to_contain_text("Bot (difícil)")
             await ctx.close()
     finally:
         await fake.close()
