@@ -189,6 +189,8 @@ async def play_a_whole_game(s: Site, bot: Bot) -> None:
     await ana.wait_for_selector("#seats li:nth-child(2)")
     await ana.screenshot(path=str(DOCS / "lobby-phone.png"), full_page=True)
     await ana.click("#actions button[data-kind=start]")
+    # the press went over the page's socket: the game has started once the page says so
+    await expect(ana.locator("body")).to_have_attribute("data-status", "playing")
     pages = {ANA.id: ana, BEN.id: ben}
     latency: list[float] = []
     tapped = False
