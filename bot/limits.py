@@ -17,11 +17,16 @@ again) and is not asked again for :data:`PAUSE` seconds.  A refused person is
 to be told at most once every :data:`TELL_EVERY` seconds where the answer
 would show in the chat (a command's reply), and a chat turning many away at
 most once too: :attr:`Verdict.tell`.
+
+The live board's sessions and sockets count against the client's address (an
+IPv6 client's /64, see :mod:`bot.web.address`), and a player's against their
+person too (:meth:`Limiter.check_web`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import math
 import threading
@@ -42,10 +47,12 @@ from .store.redis_limits import RedisBuckets, RedisOpenGames
 
 __all__ = [
     "LET_IN",
+    "LOOPBACK",
     "TELL_EVERY",
     "UNLIMITED",
     "LimitSettings",
     "Limiter",
+    "Network",
     "Rate",
     "Verdict",
     "shared_parts",
@@ -55,6 +62,15 @@ log = logging.getLogger(__name__)
 
 #: after a failure, the store is not asked again for this many seconds (all let in)
 PAUSE = 5.0
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+#: this host: the reverse proxy trusted by default (the web server listens on 127.0.0.1)
+LOOPBACK: tuple[Network, ...] = (
+    ipaddress.ip_network("127.0.0.1/32"),
+    ipaddress.ip_network("::1/128"),
+)
+#: what each bucket's key begins with -> the scope a refusal names
+SCOPES = {"p": "person", "c": "chat", "a": "address"}
 
 
 @dataclass(frozen=True)
@@ -69,6 +85,11 @@ class LimitSettings:
     open_games: int = 3
     #: finished games a person may have counted in the stats per hour (0: no limit)
     stats_per_hour: int = 20
+    #: the live board's sessions and sockets per client address (an IPv6 client per /64);
+    #: a viewer costs two (a session, then its socket's hello)
+    address: Rate = field(default_factory=lambda: Rate(60, 2.0))
+    #: the reverse proxies whose X-Forwarded-For names the client (see bot.web.address)
+    trusted_proxies: tuple[Network, ...] = LOOPBACK
 
     @property
     def stats(self) -> Rate:
@@ -77,13 +98,13 @@ class LimitSettings:
 
 
 #: no limit and no quota at all (tests, benchmarks, the terminal)
-UNLIMITED = LimitSettings(Rate(0, 0.0), Rate(0, 0.0), 0, 0)
+UNLIMITED = LimitSettings(Rate(0, 0.0), Rate(0, 0.0), 0, 0, Rate(0, 0.0))
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the limiter said: let in, or refused by ``scope`` (``person`` or ``chat``)
-    for ``wait`` seconds; ``tell``: the first refusal by that bucket in a while (a
+    """What the limiter said: let in, or refused by ``scope`` (``person``, ``chat`` or
+    ``address``) for ``wait`` seconds; ``tell``: the first refusal by that bucket in a while (a
     person's, or a chat's: a busy chat is told once, not once per person)."""
 
     allowed: bool = True
@@ -127,6 +148,33 @@ class Limiter:
             asks.append((f"p:{person}", self.settings.person))
         if chat is not None and self.settings.chat.on:
             asks.append((f"c:{chat}", self.settings.chat))
+        return self._take(asks, tell)
+
+    def check_web(self, address: str, person: str | None = None) -> Verdict:
+        """One session or socket of the live board from the client at ``address`` (an
+        IPv6 client's /64: :func:`bot.web.address.client_address`) for ``person``
+        (None: a spectator, nobody): a token from both buckets, or from neither."""
+        asks: list[tuple[str, Rate]] = []
+        if self.settings.address.on:
+            asks.append((f"a:{address}", self.settings.address))
+        if person is not None and self.settings.person.on:
+            asks.append((f"p:{person}", self.settings.person))
+        return self._take(asks, False)
+
+    async def admit(self, person: str, chat: str | None, tell: bool = True) -> Verdict:
+        """:meth:`check`, off the event loop when the buckets are in the store."""
+        if self.buckets.shared:
+            return await asyncio.to_thread(self.check, person, chat, tell)
+        return self.check(person, chat, tell)
+
+    async def admit_web(self, address: str, person: str | None = None) -> Verdict:
+        """:meth:`check_web`, off the event loop when the buckets are in the store."""
+        if self.buckets.shared:
+            return await asyncio.to_thread(self.check_web, address, person)
+        return self.check_web(address, person)
+
+    def _take(self, asks: list[tuple[str, Rate]], tell: bool) -> Verdict:
+        """A token from every bucket of ``asks``, or none; a store that fails lets in."""
         if not asks or self.clock() < self._paused:
             return LET_IN
         try:
@@ -138,14 +186,7 @@ class Limiter:
             self._answered()
         if not refused:
             return LET_IN
-        scope = "person" if asks[refused - 1][0].startswith("p:") else "chat"
-        return Verdict(False, scope, wait, told)
-
-    async def admit(self, person: str, chat: str | None, tell: bool = True) -> Verdict:
-        """:meth:`check`, off the event loop when the buckets are in the store."""
-        if self.buckets.shared:
-            return await asyncio.to_thread(self.check, person, chat, tell)
-        return self.check(person, chat, tell)
+        return Verdict(False, SCOPES[asks[refused - 1][0][0]], wait, told)
 
     def _failed(self, error: Exception) -> None:
         with self._lock:

@@ -76,3 +76,12 @@ STORE_UP = Gauge(
     "Whether the game store answered its last check",
     registry=REGISTRY,
 )
+#: the live board's requests turned away by its rate limits, by what was refused:
+#: ``session`` (POST /api/session), ``socket`` (a websocket's hello), ``message`` (a
+#: socket over its own pace) and ``press`` (a press over its person's or chat's limit)
+WEB_LIMITED = Counter(
+    "ludo_web_limited",
+    "Live board sessions, sockets and messages turned away by the rate limits",
+    ["what"],
+    registry=REGISTRY,
+)

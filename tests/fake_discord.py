@@ -9,7 +9,11 @@ REST (under ``/api/v10``)
     ``/gateway/bot``, command sync (global and guild; names, descriptions, choices
     and their localizations checked as Discord checks them), interaction callbacks
     (JSON or multipart, types 4 to 8, and 12, LAUNCH_ACTIVITY, for an application
-    with an Activity: :attr:`FakeDiscord.activities`), followups and edits of interaction
+    with an Activity: :attr:`FakeDiscord.activities`; it starts an Activity instance in
+    the interaction's channel with its user, or adds them to the one running there),
+    the Activity instances (the bot's token, the application's id;
+    :meth:`FakeDiscord.add_instance`, :meth:`FakeDiscord.join_instance`), followups
+    and edits of interaction
     messages (``@original`` and followups), channel messages (post, get, edit,
     delete), channels, and the attachments' bytes.  Requests are checked as
     Discord checks them (message limits, attachment descriptions of at most 1024
@@ -55,9 +59,10 @@ import socket
 import struct
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from types import EllipsisType
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -470,6 +475,33 @@ class Connection:
     close_code: int | None = None
 
 
+@dataclass
+class ActivityInstance:
+    """A running Activity: where (a guild's channel, or a DM's: no guild) and who is in it."""
+
+    id: str
+    launch_id: int
+    channel_id: int
+    guild_id: int | None
+    users: list[int]
+
+    def json(self, app_id: int) -> dict[str, Any]:
+        location: dict[str, Any] = {
+            "id": f"{'gc' if self.guild_id else 'pc'}-{self.channel_id}",
+            "kind": "gc" if self.guild_id else "pc",
+            "channel_id": str(self.channel_id),
+        }
+        if self.guild_id:
+            location["guild_id"] = str(self.guild_id)
+        return {
+            "application_id": str(app_id),
+            "instance_id": self.id,
+            "launch_id": str(self.launch_id),
+            "location": location,
+            "users": [str(u) for u in self.users],
+        }
+
+
 CALL = web.RequestKey("call", RestCall)
 
 
@@ -552,6 +584,8 @@ class FakeDiscord:
         #: OAuth2 codes not exchanged yet, and the access tokens given: -> the user
         self.oauth_codes: dict[str, dict[str, Any]] = {}
         self.oauth_tokens: dict[str, dict[str, Any]] = {}
+        #: the Activity instances running, by id
+        self.instances: dict[str, ActivityInstance] = {}
 
     # ------------------------------------------------------------------
     # life
@@ -570,6 +604,9 @@ class FakeDiscord:
         r.add_get(API + "/applications/{app}/commands", self._get_commands)
         r.add_put(API + "/applications/{app}/guilds/{guild}/commands", self._put_commands)
         r.add_get(API + "/applications/{app}/guilds/{guild}/commands", self._get_commands)
+        r.add_get(
+            API + "/applications/{app}/activity-instances/{instance}", self._get_activity_instance
+        )
         r.add_post(API + "/interactions/{iid}/{token}/callback", self._post_callback)
         r.add_post(API + "/webhooks/{app}/{token}", self._post_followup)
         r.add_get(API + "/webhooks/{app}/{token}/messages/{mid}", self._get_webhook_message)
@@ -992,6 +1029,32 @@ class FakeDiscord:
         self.messages[msg.id] = msg
         return msg
 
+    def add_instance(
+        self,
+        channel_id: int,
+        users: Iterable[int],
+        *,
+        guild_id: int | EllipsisType | None = ...,
+        instance_id: str | None = None,
+    ) -> str:
+        """An Activity running in ``channel_id`` with ``users`` in it, as a launch starts
+        one (``guild_id``: the channel's guild by default, None for a DM or a group DM);
+        its id (``i-<launch id>-gc-...`` unless given)."""
+        if isinstance(guild_id, EllipsisType):
+            known = self.channels.get(channel_id, {}).get("guild_id")
+            guild_id = int(known) if known else None
+        launch = self.snowflake()
+        kind = f"gc-{guild_id}-{channel_id}" if guild_id else f"pc-{channel_id}"
+        iid = instance_id if instance_id is not None else f"i-{launch}-{kind}"
+        self.instances[iid] = ActivityInstance(iid, launch, channel_id, guild_id, list(users))
+        return iid
+
+    def join_instance(self, instance_id: str, user_id: int) -> None:
+        """``user_id`` opens the running Activity (Join Application)."""
+        users = self.instances[instance_id].users
+        if user_id not in users:
+            users.append(user_id)
+
     # ------------------------------------------------------------------
     # guild
 
@@ -1400,6 +1463,20 @@ class FakeDiscord:
                 "tags": [],
             }
         )
+
+    async def _get_activity_instance(self, request: web.Request) -> web.Response:
+        """``GET /applications/{app}/activity-instances/{instance}``: the bot's own
+        application only; 404 for an instance that is not running."""
+        self._bot_auth(request)
+        app = request.match_info["app"]
+        if not app.isdigit():
+            raise DiscordError(404, 0, "404: Not Found")
+        if int(app) != self.app_id:
+            raise DiscordError(403, 50001, "Missing Access")
+        found = self.instances.get(request.match_info["instance"])
+        if found is None:  # (the code is the fake's: Discord's list does not name one)
+            raise DiscordError(404, 10070, "Unknown Activity Instance")
+        return _json(found.json(self.app_id))
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
         return _json({"url": self.gateway_url})
@@ -1953,7 +2030,15 @@ class FakeDiscord:
                 raise _form_error({"type": "the application has no Activity to launch"})
             if data or inter.type not in (2, 3):
                 raise _form_error({"type": "LAUNCH_ACTIVITY answers a command or a component"})
-            return {"type": 12, "activity_instance": {"id": f"i-{inter.id}"}}
+            # the channel's running Activity takes the presser in; else one starts
+            running = [i for i in self.instances.values() if i.channel_id == inter.channel_id]
+            if running:
+                iid = running[0].id
+                self.join_instance(iid, inter.member.id)
+            else:
+                iid = f"i-{inter.id}"
+                self.add_instance(inter.channel_id, [inter.member.id], instance_id=iid)
+            return {"type": 12, "activity_instance": {"id": iid}}
         raise _form_error({"type": f"invalid interaction callback type {type_}"})
 
     def _check_choices(self, inter: Interaction, choices: Any) -> None:

@@ -261,14 +261,14 @@ async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: P
     fake = FakeDiscord()
     await fake.start()
     try:
-        oauth = DiscordOAuth(fake.app_id, fake.client_secret, fake.api_base)
+        oauth = DiscordOAuth(fake.app_id, fake.client_secret, fake.api_base, bot_token=fake.token)
         async with site(tmp_path, oauth) as s:
             channel = str(fake.channel_id)
             dana = User("discord", "777", "Dana")
             s.table.svc.open(f"dc:{channel}", dana)
             code = fake.mint_code(777, "Dana", locale="es-ES")
             ctx = await s.context()
-            page = await s.discord_page(ctx, fake.app_id, code, dana, channel)
+            page = await s.discord_page(ctx, fake, code, dana, channel)
             # the SDK's own handshake and commands, as Discord's client saw them
             seen = await page.evaluate("window.__discord.map((m) => [m.opcode, m.cmd])")
             assert seen == [[0, None], [1, "AUTHORIZE"], [1, "AUTHENTICATE"]], seen
@@ -279,6 +279,10 @@ async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: P
             # the real code exchange ran against the fake Discord, with the client's secret
             exchange = next(c for c in fake.calls if c.path == "/oauth2/token")
             assert exchange.body["code"] == code
+            # and the bot asked Discord, as the bot, whether she is in the SDK's instance
+            (lookup,) = fake.calls_to("GET", r"/applications/\d+/activity-instances/.+")
+            assert lookup.path == f"/applications/{fake.app_id}/activity-instances/i-1"
+            assert lookup.authorization == f"Bot {fake.token}" and lookup.status == 200
             # signed in as Dana, in her language, in her channel's game: she plays
             assert await page.get_attribute("html", "lang") == "es"
             assert await page.get_attribute("body", "data-role") == "player"

@@ -12,7 +12,8 @@ from pathlib import Path
 import discord
 from dotenv import dotenv_values
 
-from tests.test_deploy import README, ROOT, tool
+from tests.machine import systemd_analyze
+from tests.test_deploy import README, ROOT
 
 # -- the systemd unit -------------------------------------------------------------
 
@@ -64,7 +65,7 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
     """``systemd-analyze verify`` finds nothing to say (an unknown or misspelt value
     is a warning, so silence is required, not only status 0)."""
     run = subprocess.run(
-        [tool("systemd-analyze"), "verify", f"--root={systemd_root(tmp_path)}", UNIT.name],
+        [systemd_analyze(), "verify", f"--root={systemd_root(tmp_path)}", UNIT.name],
         capture_output=True,
         text=True,
     )
@@ -75,7 +76,7 @@ def test_systemd_unit_is_hardened(tmp_path: Path) -> None:
     """systemd's own exposure score (0 safest, 10 none) is at most 2.0."""
     run = subprocess.run(
         [
-            tool("systemd-analyze"),
+            systemd_analyze(),
             "security",
             "--offline=true",
             "--threshold=20",

@@ -16,10 +16,11 @@ from pathlib import Path
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
 
-from ..limits import LimitSettings, Rate
+from ..limits import LimitSettings
 from ..store import RedisStore, Store, open_store
 from ..store.redis_ops import redact
 from .boardconfig import BoardSettings, load_board
+from .limitconfig import load_limits
 from .values import ConfigError as ConfigError
 from .values import choice as _choice
 from .values import host as _host
@@ -83,7 +84,8 @@ class Settings:
     #: the address it listens on (see :func:`_web`)
     web_port: int | None = None
     web_host: str = "127.0.0.1"
-    #: rate limits per person and per chat, and each person's quotas (see bot.limits)
+    #: rate limits per person, per chat and per client address of the board, and each
+    #: person's quotas (see bot.limits, bot.app.limitconfig)
     limits: LimitSettings = field(default_factory=LimitSettings)
     #: the live board in the chat apps (None: off; see bot.app.boardconfig)
     board: BoardSettings | None = None
@@ -245,25 +247,6 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         web_host=web_host,
         limits=load_limits(env),
         board=board,
-    )
-
-
-def load_limits(env: Mapping[str, str]) -> LimitSettings:
-    """The rate limits and quotas (``LUDO_PERSON_*``, ``LUDO_CHAT_*``, ``LUDO_OPEN_GAMES``,
-    ``LUDO_STATS_PER_HOUR``); a burst or quota of 0 turns that one off."""
-    d = LimitSettings()
-    rates = {}
-    for who, default in (("PERSON", d.person), ("CHAT", d.chat)):
-        burst = _number(env, f"LUDO_{who}_BURST", default.burst, 0, 10_000, whole=True)
-        rate = _number(env, f"LUDO_{who}_PER_SECOND", default.per_second, 0.01, 1000)
-        rates[who] = Rate(int(burst), rate)
-    return LimitSettings(
-        person=rates["PERSON"],
-        chat=rates["CHAT"],
-        open_games=int(_number(env, "LUDO_OPEN_GAMES", d.open_games, 0, 1000, whole=True)),
-        stats_per_hour=int(
-            _number(env, "LUDO_STATS_PER_HOUR", d.stats_per_hour, 0, 100_000, whole=True)
-        ),
     )
 
 

@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CollectorRegistry
 
 from ..metrics import REGISTRY
+from ..web.pages import accepts_gzip
 from .health import CHECK_TIMEOUT, Check, health_routes
 
 log = logging.getLogger(__name__)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 #: the largest request body taken, in bytes
 MAX_BODY = 1024 * 1024
@@ -37,6 +40,33 @@ IDLE_SECONDS = 5.0
 MAX_CONNECTIONS = 100
 #: seconds ``close`` lets the requests being answered finish
 CLOSE_SECONDS = 5.0
+
+
+#: answers at least this long are gzipped for a client that takes it (JSON, text)
+COMPRESS_FROM = 1024
+#: the types worth compressing
+COMPRESSIBLE = ("application/json", "text/")
+
+
+@web.middleware
+async def compress(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A long JSON or text answer made by a route (the board's game, its errors,
+    /metrics) gzipped when the client takes gzip (aiohttp's own compression).  An
+    answer whose route chose its encoding itself (it says ``Vary: Accept-Encoding``:
+    the board's files, gzipped once), and sockets, pass as they are."""
+    response = await handler(request)
+    if (
+        type(response) is web.Response
+        and isinstance(response.body, bytes)
+        and len(response.body) >= COMPRESS_FROM
+        and "Accept-Encoding" not in response.headers.get("Vary", "")
+        and "Content-Encoding" not in response.headers
+        and response.content_type.startswith(COMPRESSIBLE)
+    ):
+        response.headers.add("Vary", "Accept-Encoding")
+        if accepts_gzip(request.headers.get("Accept-Encoding", "")):
+            response.enable_compression(web.ContentCoding.gzip)
+    return response
 
 
 class WebError(Exception):
@@ -129,7 +159,7 @@ async def start_web(
     ``routes`` on ``host``:``port`` until the returned server is closed.  Port 0
     picks a free port (see :attr:`WebServer.port`).  Raises WebError if it
     cannot listen."""
-    app = web.Application(client_max_size=MAX_BODY)
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[compress])
     app.add_routes(health_routes(checks, registry=registry, timeout=timeout, store_kind=store_kind))
     app.add_routes(list(routes))
     runner = web.AppRunner(

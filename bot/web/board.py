@@ -15,12 +15,14 @@ from typing import Any
 from aiohttp import web
 
 from ..hosting import Game, User
-from ..limits import Limiter
+from ..limits import Limiter, Verdict
+from ..metrics import WEB_LIMITED
 from ..outcome import Outcome
 from ..present.catalog import language_of
 from ..service import GameService
+from .address import client_address
 from .auth import PLAYER, SESSION_SECONDS, SPECTATOR, Keys, Refused, Session, telegram_user
-from .discord import DiscordOAuth, DiscordRefused
+from .discord import INSTANCE, SNOWFLAKE, DiscordOAuth, DiscordRefused, DiscordUnavailable
 from .hub import Hub
 from .words import words
 
@@ -94,6 +96,7 @@ class Board:
     async def post_session(self, request: web.Request) -> web.Response:
         lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])
         try:
+            await self._admit_address(request, lang)
             body = await read_json(request)
             auth = request.headers.get("Authorization", "")
             if auth.startswith("tma "):
@@ -107,7 +110,7 @@ class Board:
             status = 401 if r.key in ("web.forged", "web.expired", "web.discord_refused") else 400
             return error(r.key, r.lang or lang, status)
         except Failed as f:
-            return error(f.key, f.lang or lang, f.status)
+            return error(f.key, f.lang or lang, f.status, f.retry)
 
     async def _telegram(self, init_data: str, body: dict[str, Any]) -> web.Response:
         if self.telegram_token is None:
@@ -136,14 +139,24 @@ class Board:
             login = await self.discord.whoami(token)
         except DiscordRefused:
             raise Refused("web.discord_refused") from None
-        await self._admit(login.user, login.language)
-        channel = body.get("channel")
-        if not isinstance(channel, str) or not channel.isdigit() or len(channel) > 20:
-            raise Failed("web.bad_request", 400, login.language)
+        lang = login.language
+        await self._admit(login.user, lang)
+        channel, instance = body.get("channel"), body.get("instance")
+        if not isinstance(channel, str) or not SNOWFLAKE.fullmatch(channel):
+            raise Failed("web.bad_request", 400, lang)
+        if not isinstance(instance, str) or not INSTANCE.fullmatch(instance):
+            raise Failed("web.bad_request", 400, lang)
+        # the channel is theirs only if Discord runs the Activity there with them in it
+        try:
+            inside = await self.discord.in_activity(instance, channel, login.user.id)
+        except DiscordUnavailable:
+            raise Failed("web.discord_unavailable", 503, lang) from None
+        if not inside:
+            raise Failed("web.not_in_activity", 403, lang)
         game = await asyncio.to_thread(self.service.game_in, f"dc:{channel}")
         if game is None:
-            raise Failed("web.no_game", 404, login.language)
-        return self.answer(game, self.session_of(login.user, game, login.language, PLAYER))
+            raise Failed("web.no_game", 404, lang)
+        return self.answer(game, self.session_of(login.user, game, lang, PLAYER))
 
     async def _spectator(self, body: dict[str, Any], lang: str) -> web.Response:
         asked = body.get("language")
@@ -151,13 +164,22 @@ class Board:
         game = await self._game(self.keys.read_watch(body.get("watch")), lang)
         return self.answer(game, self.session_of(None, game, lang, SPECTATOR))
 
+    async def _admit_address(self, request: web.BaseRequest, lang: str) -> None:
+        """Every session asked for counts against the client's address (before its
+        body is read or its proof checked), a spectator's too."""
+        if self.limiter is not None:
+            trusted = self.limiter.settings.trusted_proxies
+            verdict = await self.limiter.admit_web(client_address(request, trusted))
+            if not verdict.allowed:
+                raise limited(verdict, lang)
+
     async def _admit(self, user: User, lang: str) -> None:
         """A person's sessions count in their rate limit, as their presses do (a
-        spectator is nobody: their cost is a signature check and a load)."""
+        spectator is nobody: only their address counts)."""
         if self.limiter is not None:
             verdict = await self.limiter.admit(f"{user.platform}:{user.id}", None, False)
             if not verdict.allowed:
-                raise Failed("web.slow_down", 429, lang)
+                raise limited(verdict, lang)
 
     async def _game(self, game_id: str, lang: str) -> Game:
         game = await asyncio.to_thread(self.service.get, game_id)
@@ -194,15 +216,32 @@ class Board:
 
 
 class Failed(Exception):
-    """A request refused with ``status`` and the board's words ``key``."""
+    """A request refused with ``status`` and the board's words ``key``; ``retry``: the
+    seconds to wait (429's ``Retry-After``)."""
 
-    def __init__(self, key: str, status: int, lang: str | None = None) -> None:
+    def __init__(
+        self, key: str, status: int, lang: str | None = None, retry: int | None = None
+    ) -> None:
         super().__init__(key)
-        self.key, self.status, self.lang = key, status, lang
+        self.key, self.status, self.lang, self.retry = key, status, lang, retry
 
 
-def error(key: str, lang: str, status: int) -> web.Response:
-    return web.json_response({"error": words(key, lang)}, status=status)
+def limited(verdict: Verdict, lang: str) -> Failed:
+    """A session refused by the rate limits: 429, in ``lang``, and when to come back."""
+    WEB_LIMITED.labels("session").inc()
+    return Failed(limit_words(verdict), 429, lang, verdict.seconds)
+
+
+def limit_words(verdict: Verdict) -> str:
+    """The words of a refusal by the limits: a busy address (many people behind one
+    network, often), or one person going too fast."""
+    return "web.busy_network" if verdict.scope == "address" else "web.slow_down"
+
+
+def error(key: str, lang: str, status: int, retry: int | None = None) -> web.Response:
+    """``{"error": words}`` with ``status`` (and ``Retry-After: retry``)."""
+    headers = {"Retry-After": str(retry)} if retry is not None else None
+    return web.json_response({"error": words(key, lang)}, status=status, headers=headers)
 
 
 async def read_json(request: web.Request) -> dict[str, Any]:

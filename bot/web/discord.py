@@ -1,14 +1,22 @@
 """The Discord Activity's sign-in: the code the Embedded App SDK's ``authorize``
 gives, exchanged for an access token with the application's client secret
-(``POST /oauth2/token``, form-encoded, as Discord documents), and who a token
-belongs to (``GET /users/@me`` with ``Authorization: Bearer``).  Nothing here is
+(``POST /oauth2/token``, form-encoded, as Discord documents), who a token
+belongs to (``GET /users/@me`` with ``Authorization: Bearer``), and whether that
+person is in the Activity instance the page names, in the channel it names
+(``GET /applications/{id}/activity-instances/{instance}`` with the bot's token;
+answers kept briefly, see :meth:`DiscordOAuth.in_activity`).  Nothing here is
 logged with a secret, a code or a token in it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import aiohttp
 
@@ -23,6 +31,18 @@ API_BASE = "https://discord.com/api/v10"
 TIMEOUT = 10.0
 #: what a code or an access token may look like (Discord's are shorter)
 TOKEN = re.compile(r"[A-Za-z0-9._~+/=-]{1,256}")
+#: what an Activity instance id may look like (the SDK's ``instanceId``, e.g.
+#: ``i-1234…-gc-5678…-9012…``)
+INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,100}")
+#: a Discord id (a channel's, a user's)
+SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+#: seconds an instance's answer is kept
+INSTANCE_SECONDS = 20.0
+#: seconds before an instance is asked again for someone not among its users (who
+#: may just have joined it)
+RECHECK_SECONDS = 2.0
+#: instances kept at most (the oldest go first)
+INSTANCES_KEPT = 1000
 
 
 @dataclass(frozen=True)
@@ -35,14 +55,48 @@ class DiscordRefused(Exception):
     """Discord refused the code or the token (or could not be asked)."""
 
 
-class DiscordOAuth:
-    """The application's OAuth2 client, on one aiohttp session (``close`` it)."""
+class DiscordUnavailable(Exception):
+    """Discord could not be asked about an Activity instance (unreachable, too slow,
+    or refusing the bot)."""
 
-    def __init__(self, client_id: int, secret: str, api_base: str | None = None) -> None:
+
+@dataclass(frozen=True)
+class Instance:
+    """An Activity instance as Discord described it at ``asked`` (the clock's time):
+    the channel it runs in and its users' ids (no channel: Discord knows no such
+    instance)."""
+
+    channel_id: str | None
+    users: frozenset[str]
+    asked: float
+
+    def admits(self, channel_id: str, user_id: str) -> bool:
+        return self.channel_id == channel_id and user_id in self.users
+
+
+class DiscordOAuth:
+    """The application's OAuth2 client, and its bot asking about Activity instances,
+    on one aiohttp session (``close`` it)."""
+
+    def __init__(
+        self,
+        client_id: int,
+        secret: str,
+        api_base: str | None = None,
+        *,
+        bot_token: str,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client_id = client_id
         self._secret = secret
+        self._bot_token = bot_token
         self.api_base = (api_base or API_BASE).rstrip("/")
+        self.clock = clock
         self._http: aiohttp.ClientSession | None = None
+        #: instance id -> what Discord last said of it (oldest first)
+        self._instances: OrderedDict[str, Instance] = OrderedDict()
+        #: instance id -> the look-up running (every request for it waits on that one)
+        self._asking: dict[str, asyncio.Task[Instance]] = {}
 
     def __repr__(self) -> str:
         return f"DiscordOAuth({self.client_id}, {self.api_base!r})"
@@ -53,6 +107,8 @@ class DiscordOAuth:
         return self._http
 
     async def close(self) -> None:
+        for task in list(self._asking.values()):
+            task.cancel()
         if self._http is not None:
             await self._http.close()
 
@@ -102,3 +158,70 @@ class DiscordOAuth:
             User("discord", uid, str(name)),
             language_of(locale if isinstance(locale, str) else None),
         )
+
+    async def in_activity(self, instance_id: str, channel_id: str, user_id: str) -> bool:
+        """Whether Activity instance ``instance_id`` runs in channel ``channel_id`` with
+        user ``user_id`` among its users (:class:`DiscordUnavailable` if Discord cannot
+        say).  Discord's answer is kept :data:`INSTANCE_SECONDS` and serves every
+        request for the instance; someone it does not admit makes it asked again, at
+        most every :data:`RECHECK_SECONDS`."""
+        if not INSTANCE.fullmatch(instance_id):
+            return False
+        now = self.clock()
+        known = self._instances.get(instance_id)
+        if known is not None and now - known.asked >= INSTANCE_SECONDS:
+            known = None
+        if known is None or (
+            not known.admits(channel_id, user_id) and now - known.asked >= RECHECK_SECONDS
+        ):
+            known = await self._instance(instance_id)
+        return known.admits(channel_id, user_id)
+
+    async def _instance(self, instance_id: str) -> Instance:
+        """Discord's answer for ``instance_id``: one look-up however many wait for it."""
+        task = self._asking.get(instance_id)
+        if task is None:
+            task = asyncio.ensure_future(self._ask(instance_id))
+            self._asking[instance_id] = task
+            task.add_done_callback(partial(self._asked, instance_id))
+        return await asyncio.shield(task)
+
+    def _asked(self, instance_id: str, task: asyncio.Task[Instance]) -> None:
+        if self._asking.get(instance_id) is task:
+            del self._asking[instance_id]
+        if not task.cancelled():
+            task.exception()  # seen, even if every request waiting for it went away
+
+    async def _ask(self, instance_id: str) -> Instance:
+        url = f"{self.api_base}/applications/{self.client_id}/activity-instances/{instance_id}"
+        headers = {"Authorization": f"Bot {self._bot_token}"}
+        try:
+            async with self._session().get(url, headers=headers) as r:
+                status = r.status
+                body = await r.json(content_type=None) if status == 200 else None
+        except (aiohttp.ClientError, TimeoutError, ValueError) as e:
+            log.warning("could not ask Discord for an Activity instance: %s", type(e).__name__)
+            raise DiscordUnavailable("Discord did not answer") from None
+        if status == 404:  # no such instance (or it has ended)
+            found = Instance(None, frozenset(), self.clock())
+        elif status != 200 or not isinstance(body, dict):
+            log.warning("Discord did not describe an Activity instance (HTTP %s)", status)
+            raise DiscordUnavailable(f"Discord answered {status}")
+        else:
+            found = self._described(body)
+        self._instances[instance_id] = found
+        self._instances.move_to_end(instance_id)
+        while len(self._instances) > INSTANCES_KEPT:
+            self._instances.popitem(last=False)
+        return found
+
+    def _described(self, body: dict[str, object]) -> Instance:
+        """The Activity Instance object Discord answered (one of another application
+        admits nobody)."""
+        location = body.get("location")
+        channel = location.get("channel_id") if isinstance(location, dict) else None
+        app, users = body.get("application_id"), body.get("users")
+        if app not in (None, str(self.client_id)) or not isinstance(channel, str):
+            channel = None
+        people = [u for u in users if isinstance(u, str)] if isinstance(users, list) else []
+        return Instance(channel, frozenset(people), self.clock())

@@ -34,10 +34,15 @@ def make_board(
     board = settings.board
     assert board is not None
     discord = None
-    if board.discord_client_id is not None and board.discord_client_secret is not None:
-        discord = DiscordOAuth(
-            board.discord_client_id, board.discord_client_secret, settings.discord_api_base
-        )
+    # the Activity needs the bot's token (boardconfig makes sure): the bot asks Discord
+    # who is in an Activity instance
+    client_id, secret, bot_token = (
+        board.discord_client_id,
+        board.discord_client_secret,
+        settings.discord_token,
+    )
+    if client_id is not None and secret is not None and bot_token:
+        discord = DiscordOAuth(client_id, secret, settings.discord_api_base, bot_token=bot_token)
     store = service.store
     redis = store.client if isinstance(store, RedisStore) else None
     keys = board_keys(settings)

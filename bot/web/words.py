@@ -32,10 +32,15 @@ WORDS: dict[str, str] = {
     "web.bad_request": "The board sent something it should not: reload the page.",
     "web.too_big": "That is too much at once: reload the page.",
     "web.slow_down": "Not so fast: wait a moment and try again.",
+    "web.busy_network": (
+        "Many boards are being opened from your network right now: try again in a few seconds."
+    ),
     "web.replayed": "That was sent already.",
     "web.other_game": "That button belongs to another game.",
     "web.no_activity": "The Discord Activity is not set up on this bot.",
     "web.discord_refused": "Discord did not confirm who you are: open the Activity again.",
+    "web.not_in_activity": "You are not in this channel's Activity: open it from the channel.",
+    "web.discord_unavailable": "Discord did not answer: try again in a moment.",
 }
 
 

@@ -27,9 +27,10 @@ from bot.web.board import Board, Show
 from bot.web.discord import DiscordOAuth
 from bot.web.hub import Hub
 from bot.web.setup import board_routes
+from tests.fake_discord import FakeDiscord
+from tests.machine import chromium
 from tests.service_helpers import Table, service
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -58,6 +59,8 @@ new MutationObserver((changes) => {
   }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["class", "data-link"] });
 """
+#: the Activity instance a Discord page runs in (the SDK's ``instance_id``)
+INSTANCE = "i-1"
 #: Discord's client at the Embedded App SDK's postMessage boundary (window.parent)
 DISCORD_STUB = (Path(__file__).parent / "discord_stub.js").read_text()
 TOKEN = "123456:TEST-token-for-the-browser-tests"
@@ -110,28 +113,38 @@ class Site:
         await ctx.add_init_script(WATCH_MOTION)
         return ctx
 
+    def telegram_script(self, user: User, game_id: str, language: str = "en") -> str:
+        """What Telegram's script makes of a Mini App's page: ``window.Telegram.WebApp``
+        with initData signed by the bot's token (an init script for the page)."""
+        web_app = {
+            "initData": self.tg_init_data(user, game_id, language),
+            "themeParams": THEME_PARAMS,
+        }
+        return f"window.Telegram = {{WebApp: Object.assign({json.dumps(web_app)}, {STUBS})}};"
+
     async def telegram_page(
         self, ctx: BrowserContext, user: User, game_id: str, language: str = "en"
     ) -> Page:
         """A page opened as Telegram's Mini App: ``window.Telegram.WebApp`` as Telegram's
         script makes it, with initData signed by the bot's token."""
-        web_app = {
-            "initData": self.tg_init_data(user, game_id, language),
-            "themeParams": THEME_PARAMS,
-        }
-        script = f"window.Telegram = {{WebApp: Object.assign({json.dumps(web_app)}, {STUBS})}};"
         page = await ctx.new_page()
-        await page.add_init_script(script)
+        await page.add_init_script(self.telegram_script(user, game_id, language))
         await page.goto(f"{self.url}/board/")
         await ready(page)
         return page
 
     async def discord_page(
-        self, ctx: BrowserContext, app_id: int, code: str, user: User, channel: str
+        self, ctx: BrowserContext, fake: FakeDiscord, code: str, user: User, channel: str
     ) -> Page:
         """A page opened as Discord opens an Activity: at ``<app id>.discordsays.com``
         with the SDK's query parameters, its window.parent answering as Discord's client
-        does (``code``: what AUTHORIZE gives)."""
+        does (``code``: what AUTHORIZE gives); ``user`` is in the Activity's instance
+        ``i-1`` in ``channel``, which ``fake`` (Discord) runs."""
+        if INSTANCE in fake.instances:
+            fake.join_instance(INSTANCE, int(user.id))
+        else:
+            fake.add_instance(int(channel), [int(user.id)], instance_id=INSTANCE)
+        app_id = fake.app_id
         config = {
             "code": code,
             "user": {"id": user.id, "username": user.name.lower(), "discriminator": "0"},
@@ -139,7 +152,7 @@ class Site:
         }
         page = await ctx.new_page()
         await page.add_init_script(DISCORD_STUB.replace("__CONFIG__", json.dumps(config)))
-        query = f"frame_id=frame1&instance_id=i-1&platform=mobile&channel_id={channel}"
+        query = f"frame_id=frame1&instance_id={INSTANCE}&platform=mobile&channel_id={channel}"
         await page.goto(f"http://{app_id}.discordsays.com:{self.server.port}/board/?{query}")
         await ready(page)
         return page
@@ -164,7 +177,9 @@ async def site(
 ) -> AsyncIterator[Site]:
     """The board's server on a free port of the loopback, and chromium: on ``svc`` (a
     service of its own on a SQLite file if None), showing the pages' presses in their
-    chats through ``show`` (else only kept in :attr:`Site.shown`)."""
+    chats through ``show`` (else only kept in :attr:`Site.shown`).  Without a Chromium
+    the test is skipped (failed in CI: :mod:`tests.machine`)."""
+    executable = chromium()
     table = Table(svc) if svc is not None else service(SqliteStore(str(tmp / "b.sqlite3")), seed=11)
     shown: list[Outcome] = []
 
@@ -180,7 +195,7 @@ async def site(
     server = await start_web("127.0.0.1", 0, {}, routes=board_routes(board))
     try:
         async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = await pw.chromium.launch(executable_path=executable, args=ARGS)
             try:
                 yield Site(table, board, server, browser, shown)
             finally:

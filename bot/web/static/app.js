@@ -132,6 +132,8 @@ async function show(game) {
   document.body.dataset.theme = game.theme;
   $("#title").textContent = game.rules_name || game.rules;
   ui.board.draw(geom, game, !first);
+  // the board is drawn: the time to it is measured (tests/browser/phone.py)
+  if (first) performance.mark("ludo:board-drawn");
 
   // the die: rolled on screen when a new roll comes
   const die = $("#die");

@@ -74,7 +74,8 @@ async function discordClientId() {
 }
 
 // Discord's Embedded App SDK (vendored, see vendor/README.md): ready, authorize,
-// the code exchanged by the bot, authenticate, then a session for the channel.
+// the code exchanged by the bot, authenticate, then a session for the channel; the
+// bot checks with Discord that this person is in the Activity's instance there.
 async function discordSession() {
   const { DiscordSDK } = await import("./vendor/discord-embedded-app-sdk-2.5.0.mjs");
   const clientId = await discordClientId();
@@ -89,7 +90,8 @@ async function discordSession() {
   });
   const { access_token: token } = await postJson("discord/token", { code });
   await sdk.commands.authenticate({ access_token: token });
-  return postJson("session", { channel: sdk.channelId }, { Authorization: `discord ${token}` });
+  const body = { channel: sdk.channelId, instance: sdk.instanceId };
+  return postJson("session", body, { Authorization: `discord ${token}` });
 }
 
 /** The live game: `onState(game)` on every change; `press(data)` resolves to

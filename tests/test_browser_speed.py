@@ -1,0 +1,44 @@
+"""A light, fast page: a first visit on a slow phone (tests/browser/phone.py) brings
+at most 60 KB before the board shows, outside Discord, and never Discord's SDK.
+The time to the drawn board is printed (a figure, not a gate here:
+``bench/page.py`` measures it over many visits)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.hosting import User
+from tests.browser.harness import PHONE, site
+from tests.browser.phone import first_visit
+from tests.service_helpers import current
+
+ANA = User("telegram", "101", "Ana")
+BEN = User("telegram", "102", "Ben")
+#: the most bytes before the board shows, outside Discord
+MOST_BYTES = 60_000
+
+
+async def test_a_first_visit_on_a_slow_phone_is_light(tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        t = s.table
+        channel = "tg:-5150"
+        t.svc.open(channel, ANA, "classic")
+        t.join(channel, ANA)
+        t.join(channel, BEN)
+        t.start(channel, ANA)
+        game = current(t, channel)
+        visits = {
+            "spectator": (f"{s.url}/board/?watch={s.board.keys.watch(game.id)}", None),
+            "Telegram player": (f"{s.url}/board/", s.telegram_script(ANA, game.id)),
+        }
+        lines = []
+        for what, (url, script) in visits.items():
+            ctx = await s.context(PHONE)
+            load = await first_visit(ctx, url, script)
+            await ctx.close()
+            lines.append(load.says(what))
+            assert load.bytes <= MOST_BYTES, load.says(what)
+            # the page, its style and modules, the session and the geometry at least
+            assert load.requests >= 7, load.names
+            assert not any("discord-embedded-app-sdk" in name for name in load.names), load.names
+        print("\nslow phone (1.6 Mbps, 150 ms RTT, 4x CPU), first visit:\n  " + "\n  ".join(lines))
