@@ -109,6 +109,9 @@ async def layout_holds(page: Page) -> None:
 
 async def names_as_text(page: Page, people: list[User], where: str) -> None:
     text = await page.evaluate(f"() => document.querySelector({where!r}).textContent")
+    if where in ("#seats", "#standings-rows"):  # each name in an element of its own
+        own = await page.locator(f"{where} bdi").all_text_contents()
+        assert sorted(own) == sorted(shown(p.name) for p in people), own
     plain = "".join(c for c in text if c not in BIDI)
     for person in people:
         assert shown(person.name) in plain, (person.name, plain[:300])
@@ -137,8 +140,12 @@ async def test_hostile_names_show_as_text_run_nothing_and_keep_the_layout(
             page = await s.watch_page(ctx, game.id)
             await names_as_text(page, people, "#seats")
             await names_as_text(page, people, "svg.board")
-            story = await page.locator("#story li").all_inner_texts()
-            assert any(shown(p.name)[:20] in "".join(story) for p in people), story
+            # in a sentence, a name is isolated (FSI ... PDI), its own bidi controls dropped
+            story = "".join(await page.locator("#story li").all_text_contents())
+            told = [p for p in people if f"\u2068{shown(p.name)}\u2069" in story]
+            assert told, story
+            assert story.count("\u2068") == story.count("\u2069")
+            assert not set(story) & set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067")
             await nothing_ran(page)
             await layout_holds(page)
             # to the end: the standings name everyone

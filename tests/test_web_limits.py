@@ -25,6 +25,7 @@ from bot.store.limits import MemoryBuckets
 from bot.store.redis_limits import RedisBuckets
 from bot.web.address import address_key, client_ip
 from bot.web.auth import PLAYER, Session
+from bot.web.discord import DiscordOAuth
 from bot.web.hub import QUEUE, Hub, Viewer
 from bot.web.live import FLOODING, MESSAGE_BURST, MESSAGES_PER_SECOND, SLOW
 from bot.web.words import WORDS, words
@@ -212,6 +213,35 @@ async def test_spectator_sessions_past_the_address_burst_get_429_in_their_langua
     finally:
         await s.close()
     assert limited("session") == before + 3
+
+
+async def test_a_discord_code_to_exchange_counts_against_its_address(
+    service: GameService,
+) -> None:
+    """An exchange asks Discord: a spent address is refused before Discord is asked."""
+    clock = FakeClock()
+    nowhere = DiscordOAuth(1, "not-asked-secret", "http://127.0.0.1:9/api", bot_token="b")
+    s = await serve_board(service, limiter=limiter(clock), discord=nowhere)
+    watch = {"watch": s.keys.watch(not_none(service.open("tg:-2", ANA).game).id)}
+    one = "203.0.113.9"
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(ADDRESS.burst):
+                assert (await ask(http, s.url, watch, forwarded=one))[0] == 200
+            for where, status in ((one, 429), ("203.0.113.10", 401)):
+                headers = {"X-Forwarded-For": where, "Accept-Language": "pt-BR"}
+                async with http.post(
+                    f"{s.url}/api/discord/token", json={"code": "abc"}, headers=headers
+                ) as r:
+                    assert r.status == status, where
+                    body = await r.json()
+                if status == 429:
+                    assert r.headers["Retry-After"] == "3"
+                    assert body == {"error": words("web.busy_network", "pt_BR")}
+                else:  # let in: Discord (not reachable here) did not take the code
+                    assert body == {"error": words("web.discord_refused", "pt_BR")}
+    finally:
+        await s.close()
 
 
 async def test_socket_hellos_are_limited_per_address_and_per_person(

@@ -165,8 +165,9 @@ class Board:
         return self.answer(game, self.session_of(None, game, lang, SPECTATOR))
 
     async def _admit_address(self, request: web.BaseRequest, lang: str) -> None:
-        """Every session asked for counts against the client's address (before its
-        body is read or its proof checked), a spectator's too."""
+        """Every session asked for, and every Discord code to exchange, counts against the
+        client's address (before its body is read or its proof checked), a spectator's
+        too."""
         if self.limiter is not None:
             trusted = self.limiter.settings.trusted_proxies
             verdict = await self.limiter.admit_web(client_address(request, trusted))
@@ -201,10 +202,11 @@ class Board:
         lang = language_of(request.headers.get("Accept-Language", "")[:40].split(",")[0])
         if self.discord is None:
             return error("web.no_activity", lang, 404)
-        try:
+        try:  # an exchange asks Discord: it counts against the address, as a session does
+            await self._admit_address(request, lang)
             body = await read_json(request)
         except Failed as f:
-            return error(f.key, lang, f.status)
+            return error(f.key, f.lang or lang, f.status, f.retry)
         code = body.get("code")
         if not isinstance(code, str):
             return error("web.bad_request", lang, 400)

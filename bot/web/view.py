@@ -24,23 +24,32 @@ from ..present.after import rating_text, signed
 from ..present.buttons import game_button, parse_press
 from ..present.catalog import translations
 from ..present.levels import computer_name
+from ..present.narrate import name_of
 from ..present.pictures import picture_names, picture_words, theme_of
 from ..present.view import move_label
+from . import speech
 from .geometry import square_name
+from .names import isolated, plain
+from .speech import Action
 
 YARD, HOME_AT = "yard", "home"
 #: the caption's story tells what the game's last few actions did
 STORY_ACTIONS = 6
-#: games replayed so far: game key -> (actions replayed, state, each last action's events)
-_REPLAYED: OrderedDict[str, tuple[str, GameState, tuple[tuple[Event, ...], ...]]] = OrderedDict()
+#: the page's live region is told the game's last actions (each once: a page that saw
+#: the game fewer actions ago is told all it missed)
+TOLD_ACTIONS = 16
+#: games replayed so far: game key -> (actions replayed, actions replayed in the record's
+#: terms, state, the last actions: each one's index and events)
+_REPLAYED: OrderedDict[str, tuple[str, int, GameState, tuple[Action, ...]]] = OrderedDict()
 REPLAYED_KEPT = 512
 _LOCK = threading.Lock()
 
 
-def recent_events(game: Game) -> tuple[Event, ...]:
-    """The engine's events of the game's last :data:`STORY_ACTIONS` actions (its record
-    replayed, from where the last replay of this game stopped: a page is told the story
-    whoever made the change, a chat button, a timer or another worker)."""
+def recent_actions(game: Game) -> tuple[Action, ...]:
+    """The game's last :data:`TOLD_ACTIONS` actions: each one's index in the record and
+    the engine's events of it (its record replayed, from where the last replay of this
+    game stopped: a page is told the story whoever made the change, a chat button, a
+    timer or another worker)."""
     if game.state is None or game.start is None or not game.actions:
         return ()
     with _LOCK:
@@ -49,20 +58,25 @@ def recent_events(game: Game) -> tuple[Event, ...]:
     actions = record["actions"]
     try:
         if kept is not None and game.actions.startswith(kept[0]):
-            done, state, recent = len(kept[0]), kept[1], list(kept[2])
+            done, state, recent = kept[1], kept[2], list(kept[3])
         else:
             done, state, recent = 0, engine.start_of(record), []
-        for action in actions[done:]:
-            state, happened = engine.apply(state, action)
-            recent = [*recent[1 - STORY_ACTIONS :], tuple(happened)]
+        for n in range(done, len(actions)):
+            state, happened = engine.apply(state, actions[n])
+            recent = [*recent[1 - TOLD_ACTIONS :], (n, tuple(happened))]
     except engine.LudoError:
         return ()
     with _LOCK:
-        _REPLAYED[game.key] = (game.actions, state, tuple(recent))
+        _REPLAYED[game.key] = (game.actions, len(actions), state, tuple(recent))
         _REPLAYED.move_to_end(game.key)
         while len(_REPLAYED) > REPLAYED_KEPT:
             _REPLAYED.popitem(last=False)
-    return tuple(e for events in recent for e in events)
+    return tuple(recent)
+
+
+def recent_events(game: Game) -> tuple[Event, ...]:
+    """The engine's events of the game's last :data:`STORY_ACTIONS` actions."""
+    return tuple(e for _, events in recent_actions(game)[-STORY_ACTIONS:] for e in events)
 
 
 def where(colour: str, progress: int) -> str:
@@ -83,14 +97,15 @@ def game_json(
     ``happened``: what just happened, told in the caption's story (None: the game's
     last few actions)."""
     lang = language
+    recent = recent_actions(game) if game.status in (PLAYING, OVER) else ()
     if happened is None and game.status in (PLAYING, OVER):
-        happened = Happened(None, list(recent_events(game)))
+        happened = Happened(None, [e for _, events in recent[-STORY_ACTIONS:] for e in events])
     view = table_view(game, happened, lang=lang)
     state = game.state
     me = game.seat_of(viewer) if viewer is not None else None
     seat = game.on_turn()
     yours = seat is not None and viewer is not None and viewer.same(seat.user)
-    names = picture_names(game, lang)
+    names = {colour: plain(name) for colour, name in picture_names(game, lang).items()}
     tr = translations(lang)
     out: dict[str, Any] = {
         "id": game.id,
@@ -102,18 +117,20 @@ def game_json(
         "status": game.status if game.status in (LOBBY, PLAYING) else OVER,
         "language": lang,
         "seats": [_seat(game, k, viewer, names, lang) for k in range(len(game.seats))],
-        "pieces": _pieces(state) if state is not None else [],
+        "pieces": _pieces(state, lang) if state is not None else [],
         "turn": None,
         "die": None,
         "last": _last(game),
         "moves": [],
         "actions": _actions(game, viewer, me is not None, yours, lang),
-        "story": [say(t, lang=lang) for t in view.story],
-        "status_lines": [say(t, lang=lang) for t in view.status],
+        "story": [say(t, isolated, lang) for t in view.story],
+        # each of the last actions in words, for the page's live region (once each)
+        "told": speech.told(recent, lambda c: name_of(game, c), lang),
+        "status_lines": [say(t, isolated, lang) for t in view.status],
         "standings": _standings(game, state, names, lang) if game.status != LOBBY else None,
         "deadline": game.deadline,
         "player": me is not None,
-        "words": _words(lang),
+        "words": _words(game, lang),
     }
     if state is not None and game.status == PLAYING:
         out["turn"] = {
@@ -132,7 +149,7 @@ def _seat(game: Game, k: int, viewer: User | None, names: dict[str, str], lang: 
     s = game.seats[k]
     name = names.get(s.colour or "", "") if s.colour else None
     if name is None:
-        name = s.user.name if s.user is not None else say(computer_name(s.level), lang=lang)
+        name = plain(s.user.name) if s.user is not None else say(computer_name(s.level), lang=lang)
     state = game.state
     places = state.places if state is not None else None
     return {
@@ -145,9 +162,15 @@ def _seat(game: Game, k: int, viewer: User | None, names: dict[str, str], lang: 
     }
 
 
-def _pieces(state: GameState) -> list[dict[str, Any]]:
+def _pieces(state: GameState, lang: str) -> list[dict[str, Any]]:
     return [
-        {"colour": colour, "number": n + 1, "progress": p, "at": where(colour, p)}
+        {
+            "colour": colour,
+            "number": n + 1,
+            "progress": p,
+            "at": where(colour, p),
+            "says": speech.piece_says(colour, n + 1, p, lang),
+        }
         for colour, pieces in state.pieces.items()
         for n, p in enumerate(pieces)
     ]
@@ -191,6 +214,10 @@ def _move(game: Game, state: GameState, m: Move, lang: str) -> dict[str, Any]:
         "captures": m.captures is not None,
         "label": say(move_label(m), lang=lang),
         "data": game_button(game.id, game.version, "move", m.piece + 1),
+        # each of the pieces' name on the page, with what pressing it does
+        "says": [speech.move_says(m, n, pieces[n - 1], lang) for n in numbers],
+        # the landing mark's
+        "mark": speech.mark_says(m, lang),
     }
 
 
@@ -288,11 +315,14 @@ def _rating(game: Game, colour: str, lang: str) -> str | None:
     return f"{rating_text(shown, lang)} ({signed(change, lang)})"
 
 
-def _words(lang: str) -> dict[str, Any]:
-    """The page's own words, from the catalogs: the colours and the bar's words."""
+def _words(game: Game, lang: str) -> dict[str, Any]:
+    """The page's own words, from the catalogs: the colours, the bar's words, the names
+    of the board and of the spectator link."""
     tr = translations(lang)
     words = picture_words(lang)
     return {
+        "board": speech.capital(say(Text("a11y.board", {"rules": game.rules}), lang=lang)),
+        "watch": say(Text("a11y.watch"), lang=lang),
         "colours": {c: tr.pgettext("colour", c) for c in engine.COLOURS},
         "to_roll": words.to_roll,
         "choose": words.choose,

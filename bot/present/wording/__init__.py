@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .access import ACCESS
 from .after import AFTER
 from .discord import DISCORD
 from .game import GAME, RULES_TEXT
@@ -32,6 +33,7 @@ TABLES: tuple[Wording, ...] = (
     DISCORD,
     LIMITS,
     TOUR,
+    ACCESS,
 )
 
 

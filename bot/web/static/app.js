@@ -1,6 +1,7 @@
 // The live board's page: who is looking, the game pushed over a websocket, the
 // board drawn, taps sent as the chat's button presses. Plain ES modules, no build.
 
+import { Announcer, focusAfter, focusBefore, readable, watchInput } from "./a11y.js";
 import { Board, dieFace, reducedMotion } from "./board.js";
 import { colourName, htmlLang, word } from "./i18n.js";
 import { Live, geometry, openSession, whereAmI } from "./net.js";
@@ -14,6 +15,7 @@ const ui = {
   board: null,
   lastRoll: null,
   busy: false,
+  announcer: null,
 };
 
 /** Telegram's colours as the page's CSS variables (its WebApp object when Telegram's
@@ -33,9 +35,25 @@ function telegramTheme() {
   }
   if (!params) return;
   const root = document.documentElement.style;
-  for (const [k, v] of Object.entries(params)) {
-    if (typeof v === "string" && /^#[0-9a-fA-F]{3,8}$/.test(v)) root.setProperty(`--tg-${k.replace(/_/g, "-")}`, v);
+  const colour = (k, fallback) => {
+    const v = params[k];
+    return typeof v === "string" && /^#[0-9a-fA-F]{3,8}$/.test(v) ? v : fallback;
+  };
+  for (const k of Object.keys(params)) {
+    const v = colour(k, null);
+    if (v) root.setProperty(`--tg-${k.replace(/_/g, "-")}`, v);
   }
+  // the person's colours, made darker or lighter where their text would not read
+  // (WCAG's 4.5:1): Telegram's own blue button under white words does not
+  const bg = colour("bg_color", "#f6f1e7");
+  const panel = colour("secondary_bg_color", "#fffdf8");
+  const fix = (k, against) => {
+    if (colour(k, null)) root.setProperty(`--tg-${k.replace(/_/g, "-")}`, readable(params[k], against));
+  };
+  fix("text_color", [bg, panel]);
+  fix("hint_color", [bg, panel]);
+  fix("link_color", [bg]);
+  fix("button_color", [colour("button_text_color", "#ffffff")]);
   document.documentElement.classList.add("telegram");
   if (webApp) {
     try {
@@ -52,25 +70,48 @@ async function geometryFor(rules) {
   return geometries.get(rules);
 }
 
-function button(action) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = action.label;
+function button(action, b = null) {
+  if (!b) {
+    b = document.createElement("button");
+    b.type = "button";
+    b.addEventListener("click", () => press(b.dataset.press));
+  }
+  if (b.textContent !== action.label) b.textContent = action.label;
   b.className = `action ${action.style || "secondary"}`;
   b.dataset.kind = action.kind;
   b.dataset.press = action.data;
-  b.addEventListener("click", () => press(action.data));
   return b;
+}
+
+/** The actions as buttons, each kept from one state to the next (its label and press
+ * changed in place), so that the keyboard's focus stays on it. */
+function showActions(box, actions) {
+  const old = new Map([...box.children].map((b) => [b.dataset.kind, b]));
+  const wanted = actions.map((a) => {
+    const b = button(a, old.get(a.kind));
+    old.delete(a.kind);
+    return b;
+  });
+  for (const b of old.values()) b.remove();
+  wanted.forEach((b, k) => {
+    if (box.children[k] !== b) box.insertBefore(b, box.children[k] || null);
+  });
 }
 
 async function press(data) {
   if (!ui.live || ui.busy) return;
-  ui.busy = true;
+  const mine = (ui.busy = { version: ui.game && ui.game.version });
   document.body.classList.add("busy");
   const answer = await ui.live.press(data);
+  if (ui.busy === mine) idle();
+  if (!answer.ok && answer.text) toast(answer.text);
+}
+
+/** Presses welcome again: the last one answered, or the game moved on (its state may
+ * come before the answer: the next press, Enter on Roll at once, is not lost). */
+function idle() {
   ui.busy = false;
   document.body.classList.remove("busy");
-  if (!answer.ok && answer.text) toast(answer.text);
 }
 
 let toastTimer = null;
@@ -101,6 +142,13 @@ function rollDie(svg, value, theme) {
   }, 55);
 }
 
+/** A player's name as text of its own direction, isolated from the words around it. */
+function bdi(text) {
+  const node = document.createElement("bdi");
+  node.textContent = text;
+  return node;
+}
+
 function seatLine(game, seat) {
   const li = document.createElement("li");
   li.className = "seat" + (seat.you ? " you" : "") + (seat.waiting ? " waiting" : "");
@@ -108,8 +156,9 @@ function seatLine(game, seat) {
   const dot = document.createElement("span");
   dot.className = "dot";
   li.appendChild(dot);
+  // the name isolated (<bdi>) from the words after it: it may be written right to left
   const name = document.createElement("span");
-  name.textContent = seat.name + (seat.colour ? ` · ${colourName(game, seat.colour)}` : "");
+  name.append(bdi(seat.name), seat.colour ? ` · ${colourName(game, seat.colour)}` : "");
   li.appendChild(name);
   if (game.turn && game.turn.colour === seat.colour) li.classList.add("on-turn");
   return li;
@@ -118,7 +167,9 @@ function seatLine(game, seat) {
 async function show(game) {
   const first = ui.game === null;
   const before = ui.game;
+  const focused = focusBefore($("#prompt"));
   ui.game = game;
+  if (ui.busy && ui.busy.version !== game.version) idle();
   document.documentElement.lang = htmlLang(game.language);
   document.body.dataset.status = game.status;
   document.body.dataset.role = game.player ? "player" : "spectator";
@@ -130,7 +181,12 @@ async function show(game) {
   root.setProperty("--movable", theme.movable);
   for (const [c, pal] of Object.entries(theme.colours)) root.setProperty(`--${c}`, pal.main);
   document.body.dataset.theme = game.theme;
+  // the page itself dark around the dark theme's board (Telegram's colours aside)
+  document.documentElement.dataset.theme = game.theme;
   $("#title").textContent = game.rules_name || game.rules;
+  const watch = $("#watch");
+  watch.setAttribute("aria-label", word(game, "watch"));
+  watch.title = word(game, "watch");
   ui.board.draw(geom, game, !first);
   // the board is drawn: the time to it is measured (tests/browser/phone.py)
   if (first) performance.mark("ludo:board-drawn");
@@ -153,7 +209,7 @@ async function show(game) {
   $("#turn").dataset.colour = turn ? turn.colour : "";
 
   const actions = $("#actions");
-  actions.replaceChildren(...game.actions.map(button));
+  showActions(actions, game.actions);
 
   const story = $("#story");
   story.replaceChildren(
@@ -176,11 +232,14 @@ async function show(game) {
         li.dataset.colour = row.colour;
         li.className = row.winner ? "winner" : "";
         const rating = row.rating ? ` · ${row.rating}` : "";
-        li.textContent = `${row.place}. ${row.winner ? "★ " : ""}${row.name} — ${row.detail}${rating}`;
+        li.append(`${row.place}. ${row.winner ? "★ " : ""}`, bdi(row.name), ` — ${row.detail}${rating}`);
         return li;
       }),
     );
   }
+  // the keyboard's focus kept, or taken where the game goes on; the news told
+  focusAfter(focused, { piece: ui.board.focusTarget(), actions, fallback: $("#prompt") });
+  ui.announcer.hear(game);
   document.body.dataset.rev = String(game.rev);
   document.body.dataset.version = String(game.version);
   if (before === null) document.body.classList.add("ready");
@@ -206,7 +265,9 @@ function fail(text) {
 
 async function main() {
   telegramTheme();
+  watchInput();
   ui.board = new Board($("#board"), press);
+  ui.announcer = new Announcer($("#announce"));
   const where = whereAmI() || { kind: "nowhere" };
   let session;
   try {

@@ -1,6 +1,13 @@
 // The board as SVG, from the geometry the bot serves (bot/web/geometry.py, the
 // renderer's own): the same squares, stars, yards and colours as the pictures in
 // the chat. Units are the grid's cells (15 x 15).
+//
+// For keyboards and screen readers the board is a labelled group: each piece an image
+// named in words ("Red 2, square 23"), each piece that can move a button saying what
+// pressing it does; the arrow keys go from one of those to the next (one Tab stop for
+// them all), Enter or Space moves it. The words are the server's (bot/web/speech.py).
+
+import { inkOn } from "./a11y.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const STEP_MS = 90;
@@ -52,15 +59,55 @@ function arrowPoints(cx, cy, dx, dy) {
 export class Board {
   constructor(container, onPress) {
     this.onPress = onPress;
-    this.svg = el("svg", { viewBox: "0 0 15 15", class: "board", role: "img", "data-testid": "board" });
+    this.svg = el("svg", { viewBox: "0 0 15 15", class: "board", role: "group", "data-testid": "board" });
     container.appendChild(this.svg);
-    this.ground = el("g", { class: "ground" }, this.svg);
-    this.marks = el("g", { class: "marks" }, this.svg);
+    // the squares and the last move's marks are pictures only: the pieces say it all
+    this.ground = el("g", { class: "ground", "aria-hidden": "true" }, this.svg);
+    this.marks = el("g", { class: "marks", "aria-hidden": "true" }, this.svg);
     this.targets = el("g", { class: "targets" }, this.svg);
     this.layer = el("g", { class: "pieces" }, this.svg);
     this.pieces = new Map();
     this.groundKey = "";
     this.where = new Map();
+    // the movable pieces in the arrow keys' order, and the one of them Tab reaches
+    this.order = [];
+    this.current = null;
+    this.choice = null;
+    this.svg.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  /** The movable piece the keyboard is on (null: none can move). */
+  focusTarget() {
+    return (this.current && this.pieces.get(this.current)) || null;
+  }
+
+  /** Arrows: the next or previous movable piece (Home, End: the first, the last);
+   * Enter or Space: move it. */
+  key(e) {
+    const node = e.target.closest && e.target.closest(".piece.movable");
+    if (!node || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (!e.repeat && node.dataset.press) this.onPress(node.dataset.press);
+      return;
+    }
+    const n = this.order.length;
+    const i = this.order.indexOf(node.dataset.piece);
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    let j = null;
+    if (step) j = (i + step + n) % n;
+    else if (e.key === "Home") j = 0;
+    else if (e.key === "End") j = n - 1;
+    if (j === null || !n) return;
+    e.preventDefault();
+    this.current = this.order[j];
+    this.roving();
+    this.focusTarget().focus();
+  }
+
+  /** One Tab stop for the movable pieces: the current one. */
+  roving() {
+    for (const id of this.order) this.pieces.get(id).setAttribute("tabindex", id === this.current ? "0" : "-1");
   }
 
   /** Draw `game` on the board of `geom`; animate what changed (unless reduced motion). */
@@ -76,6 +123,7 @@ export class Board {
     }
     this.svg.dataset.theme = game.theme;
     this.svg.dataset.rules = geom.rules;
+    this.svg.setAttribute("aria-label", (game.words && game.words.board) || "Ludo");
     this.drawMarks(geom, theme, game);
     this.drawPieces(geom, theme, game, animate && !reducedMotion());
     this.drawTargets(geom, theme, game);
@@ -101,7 +149,8 @@ export class Board {
       }
       if (on && names[colour]) {
         const [nx, ny] = y.name;
-        const text = el("text", { x: nx, y: ny, "font-size": 0.62, fill: pal.ink, "text-anchor": "middle", "dominant-baseline": "central", class: "yard-name" }, g);
+        const ink = inkOn(pal.main, pal.ink);
+        const text = el("text", { x: nx, y: ny, "font-size": 0.62, fill: ink, "text-anchor": "middle", "dominant-baseline": "central", class: "yard-name", "data-colour": colour }, g);
         text.textContent = names[colour];
         fitText(text, bw - 0.4);
       }
@@ -170,9 +219,16 @@ export class Board {
     const pal = t.colours[colour];
     node = el("g", { class: "piece", "data-piece": id, "data-colour": colour, "data-number": number }, this.layer);
     node.dataset.theme = t.name;
+    // what a tap on a movable piece reaches: its whole square (24 CSS px on a phone)
+    el("circle", { r: 0.5, class: "hit", fill: "transparent" }, node);
     el("circle", { r: 0.5, class: "ring", fill: "none", stroke: t.movable, "stroke-width": 0.12 }, node);
+    // the keyboard's focus: a dark and a light ring, seen on any square
+    const focus = el("g", { class: "focus" }, node);
+    el("circle", { r: 0.64, fill: "none", stroke: "#111", "stroke-width": 0.16 }, focus);
+    el("circle", { r: 0.64, fill: "none", stroke: "#fff", "stroke-width": 0.06 }, focus);
     shape(pal.shape, 0.36, { fill: pal.main, stroke: pal.dark, "stroke-width": 0.07 }, node);
-    const label = el("text", { "font-size": 0.42, fill: pal.ink, "text-anchor": "middle", "dominant-baseline": "central", "font-weight": "bold", y: pal.shape === "triangle" ? 0.12 : 0.01 }, node);
+    const ink = inkOn(pal.main, pal.ink);
+    const label = el("text", { "font-size": 0.42, fill: ink, "text-anchor": "middle", "dominant-baseline": "central", "font-weight": "bold", y: pal.shape === "triangle" ? 0.12 : 0.01 }, node);
     label.textContent = String(number);
     node.addEventListener("click", () => {
       if (node.dataset.press) this.onPress(node.dataset.press);
@@ -224,20 +280,40 @@ export class Board {
       }
     }
     // the piece that moved last on top
-    if (movedId && this.pieces.get(movedId)) this.layer.appendChild(this.pieces.get(movedId));
-    // the pieces the viewer can move: ringed, and a tap moves them
+    const last = movedId && this.pieces.get(movedId);
+    if (last && last !== document.activeElement) this.layer.appendChild(last);
+    // the pieces the viewer can move: ringed, and a tap (or Enter) moves them; each
+    // named in words, with its move when it can make one
     const press = {};
-    for (const m of game.moves || []) for (const n of m.pieces) press[`${m.colour}-${n}`] = m.data;
+    const says = {};
+    for (const p of game.pieces) says[`${p.colour}-${p.number}`] = p.says || "";
+    for (const m of game.moves || []) {
+      m.pieces.forEach((n, k) => {
+        press[`${m.colour}-${n}`] = m.data;
+        if (m.says && m.says[k]) says[`${m.colour}-${n}`] = m.says[k];
+      });
+    }
+    const number = (id) => Number(this.pieces.get(id).dataset.number);
+    this.order = Object.keys(press).sort((a, b) => number(a) - number(b));
+    // a new choice (a new roll) starts at its first piece; the same one keeps its place
+    if (game.version !== this.choice || !this.order.includes(this.current)) this.current = this.order[0] || null;
+    this.choice = game.version;
     for (const [id, node] of this.pieces) {
+      node.setAttribute("aria-label", says[id] || id);
       if (press[id]) {
         node.dataset.press = press[id];
         node.classList.add("movable");
-        this.layer.appendChild(node);
+        node.setAttribute("role", "button");
+        // on top (but not the focused one: moving it would drop the focus)
+        if (node !== document.activeElement) this.layer.appendChild(node);
       } else {
         delete node.dataset.press;
         node.classList.remove("movable");
+        node.setAttribute("role", "img");
+        node.removeAttribute("tabindex");
       }
     }
+    this.roving();
   }
 
   /** The squares a move passes, as transforms, from the one after its start. */
@@ -275,9 +351,11 @@ export class Board {
       let y;
       if (m.to_at in geom.squares) [x, y] = centre(geom, m.to_at);
       else [x, y] = geom.home[m.colour].centre;
-      const g = el("g", { class: "target", "data-target": m.to_at, "data-press": m.data }, this.targets);
+      const g = el("g", { class: "target", role: "img", "aria-label": m.mark || m.label, "data-target": m.to_at, "data-press": m.data }, this.targets);
       el("circle", { cx: x, cy: y, r: 0.42, fill: t.movable, "fill-opacity": 0.35, stroke: t.movable, "stroke-width": 0.08, "stroke-dasharray": "0.15 0.1" }, g);
-      const label = el("text", { x, y, "font-size": 0.36, fill: t.text, "text-anchor": "middle", "dominant-baseline": "central", "font-weight": "bold" }, g);
+      // the number on a solid disc, in an ink that reads on it
+      el("circle", { cx: x, cy: y, r: 0.25, fill: t.movable }, g);
+      const label = el("text", { x, y, "font-size": 0.36, fill: inkOn(t.movable, t.text), "text-anchor": "middle", "dominant-baseline": "central", "font-weight": "bold" }, g);
       label.textContent = m.enter ? "↗" : String(m.number);
       g.addEventListener("click", () => this.onPress(m.data));
     }

@@ -3,6 +3,8 @@
 // See docs/web-protocol.md.
 
 const API = new URL("../api/", document.baseURI);
+// the close code of a socket refused for going too fast (bot/web/live.py)
+const SLOW = 4429;
 
 export function apiUrl(path) {
   return new URL(path, API);
@@ -103,6 +105,7 @@ export class Live {
     this.onLink = onLink || (() => {});
     this.pending = new Map();
     this.pause = 250;
+    this.retryAfter = 0;
     this.closed = false;
     // sockets in a row that closed before any state came (a session expired, the
     // game gone): after a few the page stops trying and says the link is down
@@ -135,6 +138,10 @@ export class Live {
       } else if (msg.type === "session" && typeof msg.session === "string") {
         // the table was played again: this page now follows the rematch
         this.session = msg.session;
+      } else if (msg.type === "refused" && !("id" in msg)) {
+        // the socket itself refused (too many from this network, or this person): when
+        // to come back, the socket then closed (4429)
+        if (typeof msg.retry_after === "number") this.retryAfter = msg.retry_after;
       } else if (msg.type === "ack" || msg.type === "refused") {
         const done = this.pending.get(msg.id);
         if (done) {
@@ -143,13 +150,17 @@ export class Live {
         }
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       this.onLink(false);
       for (const done of this.pending.values()) done({ ok: false, text: "" });
       this.pending.clear();
-      if (!fed) this.barren += 1;
+      // too fast (4429): back when the bot said, which is no reason to give up
+      const slowed = event.code === SLOW;
+      if (!fed && !slowed) this.barren += 1;
       if (this.closed || this.barren >= 4) return;
-      setTimeout(() => this.connect(), this.pause);
+      const wait = slowed ? Math.max(this.pause, 1000 * (this.retryAfter || 1)) : this.pause;
+      this.retryAfter = 0;
+      setTimeout(() => this.connect(), wait);
       this.pause = Math.min(this.pause * 2, 8000);
     };
   }
