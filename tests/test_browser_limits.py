@@ -1,0 +1,53 @@
+"""The page and the web side's limits, in Chromium: a socket refused for going too fast
+(4429, with ``retry_after``) is not tried again before the bot said, and then the page
+comes back by itself."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.hosting import User
+from bot.limits import Limiter, LimitSettings, Rate
+from bot.store.limits import MemoryBuckets
+from tests.browser.harness import PHONE, site
+from tests.service_helpers import current
+
+ANA = User("telegram", "101", "Ana")
+BEN = User("telegram", "102", "Ben")
+#: the page's link is down, then up again
+BACK_UP = "() => window.__links.join(' ').endsWith('down up')"
+
+
+async def test_a_page_refused_for_going_too_fast_waits_as_told_then_comes_back(
+    tmp_path: Path,
+) -> None:
+    async with site(tmp_path) as s:
+        t = s.table
+        t.svc.open("tg:-4429", ANA, "classic")
+        t.join("tg:-4429", ANA)
+        t.join("tg:-4429", BEN)
+        t.start("tg:-4429", ANA)
+        game = current(t, "tg:-4429")
+        # this address: a session and a socket at once, then one every 2 s
+        settings = LimitSettings(address=Rate(2, 0.5))
+        s.board.limiter = Limiter(MemoryBuckets(), settings, clock=time.monotonic)
+        ctx = await s.context(PHONE)
+        opened: list[float] = []
+        page = await ctx.new_page()
+        page.on("websocket", lambda ws: opened.append(time.monotonic()))
+        await page.goto(f"{s.url}/board/?watch={s.board.keys.watch(game.id)}")
+        await page.wait_for_selector("body.ready")
+        await page.wait_for_function("() => document.body.dataset.link === 'up'")
+        # the server drops the socket: the page's next hello comes too soon (refused,
+        # 4429, come back in 2 s), and the one after waits for it
+        for viewers in list(s.board.hub.games.values()):
+            for viewer in list(viewers):
+                await viewer.ws.close()
+        await page.wait_for_function(BACK_UP, timeout=15_000)
+        assert len(opened) == 3, opened
+        refused_at, again_at = opened[1], opened[2]
+        assert again_at - refused_at >= 1.9, opened  # the 2 s the bot asked for
+        assert again_at - refused_at < 6, opened  # and not given up on
+        assert await page.get_attribute("body", "data-rev") == str(game.rev)
+        await ctx.close()
