@@ -28,31 +28,18 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.hosting import User  # noqa: E402
 from tests.browser.harness import PHONE, percentile, site  # noqa: E402
 from tests.browser.phone import Load, first_visit  # noqa: E402
-from tests.service_helpers import current  # noqa: E402
+from tests.browser.phone import visits as phone_visits  # noqa: E402
 
 MOST_MS = 1500.0
 MOST_BYTES = 60_000
-ANA = User("telegram", "101", "Ana")
-BEN = User("telegram", "102", "Ben")
 
 
 async def visits(count: int) -> dict[str, list[Load]]:
     with tempfile.TemporaryDirectory() as tmp:
         async with site(Path(tmp)) as s:
-            t = s.table
-            channel = "tg:-5150"
-            t.svc.open(channel, ANA, "classic")
-            t.join(channel, ANA)
-            t.join(channel, BEN)
-            t.start(channel, ANA)
-            game = current(t, channel)
-            kinds = {
-                "spectator": (f"{s.url}/board/?watch={s.board.keys.watch(game.id)}", None),
-                "Telegram player": (f"{s.url}/board/", s.telegram_script(ANA, game.id)),
-            }
+            kinds = phone_visits(s)
             # one visit first, not counted: the server's first answers (its caches)
             ctx = await s.context(PHONE)
             await first_visit(ctx, *kinds["spectator"])

@@ -41,10 +41,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 
 from bot.store import RedisStore, SqliteStore, Store
-from tests.local_redis import redis_binary, start_redis, stop_redis
+from tests.local_redis import forget_prefix, redis_binary, start_redis, stop_redis
 
 #: the ttl of the ``store`` fixture's stores (short enough to reason about)
 STORE_TTL = 3600.0
@@ -119,13 +118,7 @@ class StoreFactory:
         for opened in self.opened:
             opened.close()
         if self.kind == "redis":
-            client = redis.Redis.from_url(self.target)
-            try:
-                keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
-                if keys:
-                    client.delete(*keys)
-            finally:
-                client.close()
+            forget_prefix(self.target, self.prefix)
 
 
 @pytest.fixture(params=["sqlite", "redis"])

@@ -214,6 +214,17 @@ def start_sentinel(
     raise RuntimeError(f"redis sentinel ({exe}) did not start:\n{out.strip()[-2000:]}")
 
 
+def forget_prefix(url: str, prefix: str) -> None:
+    """Delete every key of ``prefix`` on the Redis at ``url`` (a test's own keys)."""
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
 def stop_redis(proc: subprocess.Popen[bytes]) -> None:
     """Stop a server (or sentinel) started here, paused or not, and reap it."""
     if proc.poll() is None:

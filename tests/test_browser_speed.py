@@ -7,32 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.hosting import User
 from tests.browser.harness import PHONE, site
-from tests.browser.phone import first_visit
-from tests.service_helpers import current
+from tests.browser.phone import first_visit, visits
 
-ANA = User("telegram", "101", "Ana")
-BEN = User("telegram", "102", "Ben")
 #: the most bytes before the board shows, outside Discord
 MOST_BYTES = 60_000
 
 
 async def test_a_first_visit_on_a_slow_phone_is_light(tmp_path: Path) -> None:
     async with site(tmp_path) as s:
-        t = s.table
-        channel = "tg:-5150"
-        t.svc.open(channel, ANA, "classic")
-        t.join(channel, ANA)
-        t.join(channel, BEN)
-        t.start(channel, ANA)
-        game = current(t, channel)
-        visits = {
-            "spectator": (f"{s.url}/board/?watch={s.board.keys.watch(game.id)}", None),
-            "Telegram player": (f"{s.url}/board/", s.telegram_script(ANA, game.id)),
-        }
+        kinds = visits(s)
         lines = []
-        for what, (url, script) in visits.items():
+        for what, (url, script) in kinds.items():
             ctx = await s.context(PHONE)
             load = await first_visit(ctx, url, script)
             await ctx.close()

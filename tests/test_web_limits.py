@@ -12,7 +12,6 @@ from typing import Any, TypeVar, cast
 
 import aiohttp
 import pytest
-import redis
 from aiohttp import web
 
 from bot.app.config import ConfigError, load_settings
@@ -30,6 +29,7 @@ from bot.web.hub import QUEUE, Hub, Viewer
 from bot.web.live import FLOODING, MESSAGE_BURST, MESSAGES_PER_SECOND, SLOW
 from bot.web.words import WORDS, words
 from tests.conftest import FakeClock
+from tests.local_redis import forget_prefix
 from tests.web_server import (
     ANA,
     BEN,
@@ -327,11 +327,7 @@ async def test_two_workers_on_one_redis_share_the_address_count(redis_url: str) 
             await w.close()
         for store in stores:
             store.close()
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(match=f"{prefix}*"))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        forget_prefix(redis_url, prefix)
 
 
 # -- whose address ---------------------------------------------------------------

@@ -8,14 +8,13 @@ from collections.abc import Iterator
 
 import aiohttp
 import pytest
-import redis
 
 from bot.hosting import Intent
 from bot.present.buttons import game_button
 from bot.service import GameService
 from bot.store import RedisStore
 from tests.local_cluster import LocalCluster
-from tests.local_redis import redis_binary
+from tests.local_redis import forget_prefix, redis_binary
 from tests.service_helpers import Dice
 from tests.web_server import (
     ANA,
@@ -63,11 +62,7 @@ async def test_a_press_on_one_worker_reaches_a_viewer_on_the_other(redis_url: st
         await second.close()
         for s in stores:
             s.close()
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(match=f"{prefix}*"))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        forget_prefix(redis_url, prefix)
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,14 @@ from tests.service_helpers import ANA, BEN, CID, Table, current, person_on_turn,
 CH = "tg:-100"
 
 
+def started(table: Table) -> None:
+    """A game of Ana and Ben in ``CH``, started."""
+    table.new_game(CH, ANA)
+    table.join(CH, ANA)
+    table.join(CH, BEN)
+    table.start(CH, ANA)
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Table:
     return service(SqliteStore(str(tmp_path / "s.sqlite3")), seed=7)
@@ -119,10 +127,7 @@ def test_a_game_played_to_its_end_in_every_rule_set(table: Table, rules: str) ->
 
 
 def test_the_last_move_and_roll_are_there_to_animate(table: Table) -> None:
-    table.new_game(CH, ANA)
-    table.join(CH, ANA)
-    table.join(CH, BEN)
-    table.start(CH, ANA)
+    started(table)
     for _ in range(200):
         game = current(table, CH)
         view = game_json(game, None, "en")
@@ -141,10 +146,7 @@ def test_the_last_move_and_roll_are_there_to_animate(table: Table) -> None:
 def test_the_caption_tells_the_story_of_the_last_actions_in_the_viewers_language(
     table: Table,
 ) -> None:
-    table.new_game(CH, ANA)
-    table.join(CH, ANA)
-    table.join(CH, BEN)
-    table.start(CH, ANA)
+    started(table)
     game = current(table, CH)
     assert game_json(game, None, "en")["story"] == []  # nothing played yet
     for _ in range(12):
@@ -221,10 +223,7 @@ def _where_pt(progress: int) -> str:
 
 def _with_a_choice(table: Table) -> tuple[Game, User]:
     """A game of Ana and Ben played on until the person on turn has a choice."""
-    table.new_game(CH, ANA)
-    table.join(CH, ANA)
-    table.join(CH, BEN)
-    table.start(CH, ANA)
+    started(table)
     for _ in range(2000):
         game = current(table, CH)
         user = person_on_turn(game)

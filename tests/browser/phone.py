@@ -17,6 +17,13 @@ from dataclasses import dataclass
 
 from playwright.async_api import BrowserContext
 
+from bot.hosting import User
+from tests.browser.harness import Site
+from tests.service_helpers import current
+
+ANA = User("telegram", "101", "Ana")
+BEN = User("telegram", "102", "Ben")
+
 #: Lighthouse's slow-4G phone (bytes a second, as the protocol takes them)
 NETWORK = {
     "offline": False,
@@ -76,3 +83,20 @@ async def first_visit(ctx: BrowserContext, url: str, init_script: str | None = N
     got = await page.evaluate(MEASURE)
     await page.close()
     return Load(float(got["ms"]), int(got["bytes"]), int(got["requests"]), tuple(got["names"]))
+
+
+def visits(s: Site) -> dict[str, tuple[str, str | None]]:
+    """A game of Ana and Ben started on ``s``, and the two first visits measured of it:
+    a spectator's (its link) and a Telegram player's (Ana's Mini App): what to open,
+    and the page's init script."""
+    t = s.table
+    channel = "tg:-5150"
+    t.svc.open(channel, ANA, "classic")
+    t.join(channel, ANA)
+    t.join(channel, BEN)
+    t.start(channel, ANA)
+    game = current(t, channel)
+    return {
+        "spectator": (f"{s.url}/board/?watch={s.board.keys.watch(game.id)}", None),
+        "Telegram player": (f"{s.url}/board/", s.telegram_script(ANA, game.id)),
+    }
