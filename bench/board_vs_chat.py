@@ -20,7 +20,7 @@ at Telegram's real minute (times and the game's length scaled by 60 / period).
 
 On the board: the game opened in a group by chat buttons (the chat table follows it,
 at the group's limit), the board served as ``ludo-bot run`` serves it (the bot's
-aiohttp server, :func:`bot.web.setup.board_routes`; a move made there shown in the
+aiohttp server, :func:`bot.app.board.board_routes`; a move made there shown in the
 chat by the adapter), Ana's and Ben's pages each a websocket from a session of
 Telegram-signed initData.  The person on turn presses (roll, or one of the pieces
 they may move) as soon as their page shows their turn (a press the rate limits turn
@@ -52,17 +52,18 @@ sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
 
+from bot.app.board import board_routes  # noqa: E402
 from bot.app.web import start_web  # noqa: E402
 from bot.hosting import OVER, User  # noqa: E402
-from bot.limits import Limiter, LimitSettings  # noqa: E402
+from bot.limits.rate import Limiter, LimitSettings  # noqa: E402
 from bot.store import SqliteStore  # noqa: E402
 from bot.store.limits import MemoryBuckets  # noqa: E402
 from bot.web.auth import Keys  # noqa: E402
 from bot.web.board import Board  # noqa: E402
 from bot.web.hub import Hub  # noqa: E402
-from bot.web.setup import board_routes  # noqa: E402
 from bot.web.words import words  # noqa: E402
-from tests.chat_scenarios import (  # noqa: E402
+from tests.fakes.telegram import FakeTelegram  # noqa: E402
+from tests.helpers.chat_scenarios import (  # noqa: E402
     ANA,
     BEN,
     Figures,
@@ -71,9 +72,7 @@ from tests.chat_scenarios import (  # noqa: E402
     play_at_pace,
     start_group_game,
 )
-from tests.fake_telegram import FakeTelegram  # noqa: E402
-from tests.test_telegram import running  # noqa: E402
-from tests.web_server import init_data  # noqa: E402
+from tests.helpers.telegram import init_data, running  # noqa: E402
 
 RATE = 20
 #: the longest wait for anything, in Telegram windows
@@ -235,7 +234,7 @@ async def board_game(period: float, folder: Path, seed: int, unlimited: bool) ->
         async with running(fake, store, time.time, **kw) as bot:
             group = fake.group("Live board")
             game_id = await start_group_game(bot, group)
-            # as ``ludo-bot run`` makes it (bot.web.setup.make_board): keys from the token
+            # as ``ludo-bot run`` makes it (bot.app.board.make_board): keys from the token
             board = Board(
                 bot.service,
                 Keys([fake.token]),

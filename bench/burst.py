@@ -3,7 +3,7 @@
     python bench/burst.py [--games 50] [--rounds 3]
 
 One process: the real :class:`DiscordAdapter` (discord.py) against the local fake
-Discord of the tests (``tests/fake_discord.py``), games in a real SQLite store in
+Discord of the tests (``tests/fakes/discord/``), games in a real SQLite store in
 a temporary folder.  Opens ``--games`` games in as many channels, each one person
 and three computer players, started (the person on turn).  Then, ``--rounds``
 times, every person presses a button of their table (Roll, or the first piece
@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from bot.adapters.discord import DiscordAdapter, DiscordSettings  # noqa: E402
 from bot.present.view import TableView  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.service.game import GameService  # noqa: E402
 from bot.store import SqliteStore  # noqa: E402
-from tests.fake_discord import FakeDiscord, Interaction, Member, Message  # noqa: E402
+from tests.fakes.discord import FakeDiscord, Interaction, Member, Message  # noqa: E402
 
 #: the slowest first answer the adapter should give under the burst
 TARGET_MS = 200.0

@@ -31,7 +31,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(ROOT))
 
 from bot.store import SqliteStore  # noqa: E402
-from tests.chat_scenarios import (  # noqa: E402
+from tests.fakes.telegram import FakeTelegram  # noqa: E402
+from tests.helpers.chat_scenarios import (  # noqa: E402
     ASKERS,
     Figures,
     counted_calls,
@@ -40,8 +41,7 @@ from tests.chat_scenarios import (  # noqa: E402
     play_at_pace,
     start_group_game,
 )
-from tests.fake_telegram import FakeTelegram  # noqa: E402
-from tests.test_telegram import running  # noqa: E402
+from tests.helpers.telegram import running  # noqa: E402
 
 RATE = 20
 

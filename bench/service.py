@@ -31,9 +31,9 @@ import redis  # noqa: E402
 
 from bot.hosting import Intent, User  # noqa: E402
 from bot.present import parse_press, table_view  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.service.game import GameService  # noqa: E402
 from bot.store import RedisStore, SqliteStore, Store  # noqa: E402
-from tests.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
+from tests.helpers.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
 
 PEOPLE = [User("bench", "1", "Ana"), User("bench", "2", "Ben")]
 RULES = ["classic", "tower", "italian", "super"]

@@ -48,9 +48,9 @@ import redis  # noqa: E402
 
 from bot.adapters.reconcile import Notes  # noqa: E402
 from bot.hosting import Game, Intent, User  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.service.game import GameService  # noqa: E402
 from bot.store import RedisStore, SqliteStore, Store  # noqa: E402
-from tests.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
+from tests.helpers.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
 
 #: every deadline due at once should fire within this many seconds
 TARGET_SECONDS = 30.0

@@ -69,14 +69,14 @@ def worker(conn: Connection, store_kind: str, target: str, games: int, trace: bo
 async def _worker(conn: Connection, store_kind: str, target: str, games: int, trace: bool) -> None:
     import tracemalloc
 
+    from bot.app.board import board_routes
     from bot.app.web import start_web
     from bot.hosting import Intent
-    from bot.service import GameService
+    from bot.service.game import GameService
     from bot.store import RedisStore, SqliteStore
     from bot.web.auth import Keys
     from bot.web.board import Board
     from bot.web.hub import Hub
-    from bot.web.setup import board_routes
 
     store: Any = RedisStore(target, prefix="bench:") if store_kind == "redis" else None
     if store is None:
@@ -280,7 +280,7 @@ def main() -> None:
     ctx = mp.get_context("spawn")
     with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
         if args.store == "redis":
-            from tests.local_redis import redis_binary, start_redis, stop_redis
+            from tests.helpers.local_redis import redis_binary, start_redis, stop_redis
 
             exe = redis_binary()
             if exe is None:

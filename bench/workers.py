@@ -17,7 +17,7 @@ Prints, per worker count: button presses a second (all workers together), all
 requests a second (presses and the calls that set games up), each worker's
 share, and the CPU seconds the redis-server used; then the ratio of 2 workers to
 1.  With ``--cluster`` the same runs go to a local Redis Cluster of three masters
-(``tests/local_cluster.py``, the same binary), through redis-py's cluster client
+(``tests/helpers/local_cluster.py``, the same binary), through redis-py's cluster client
 (``REDIS_CLUSTER=1``); the redis-server CPU is then the three nodes' together.
 Target: 2 workers reach at least 1.5 times the presses a second of one (on a
 2-core machine).  ``--profile FILE`` writes a cProfile of one worker of each
@@ -50,10 +50,10 @@ import redis  # noqa: E402
 
 from bot.hosting import Intent, User  # noqa: E402
 from bot.present import parse_press, table_view  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.service.game import GameService  # noqa: E402
 from bot.store import RedisStore  # noqa: E402
-from tests.local_cluster import LocalCluster  # noqa: E402
-from tests.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
+from tests.helpers.local_cluster import LocalCluster  # noqa: E402
+from tests.helpers.local_redis import redis_binary, start_redis, stop_redis  # noqa: E402
 
 #: 2 workers should reach this many times the presses a second of one
 TARGET_RATIO = 1.5

@@ -23,6 +23,7 @@ star squares, ``track_square``...) are exported here too, so the renderer and
 the bot draw and reason about the same board.
 """
 
+from .actions import Event, Move
 from .board import (
     BASE,
     COLOUR_INDEX,
@@ -52,7 +53,7 @@ from .game import (
 )
 from .record import load_record, make_record, replay, start_of
 from .rules import PRESETS, RULE_SETS, Options, rules_for
-from .state import SCHEMA_VERSION, Event, GameState, Move
+from .state import SCHEMA_VERSION, GameState
 
 __all__ = [
     "BASE",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .actions import Event, Move
 from .board import COLOUR_INDEX, COLOURS
 from .errors import RecordError
 from .moves import current_moves
@@ -18,7 +19,7 @@ from .play import Action, act_in_place, all_home, move_in_place, roll_in_place, 
 from .refusals import move_for
 from .rules import Options, rules_for
 from .setup import build_occupancy, check_position, seats_for, start_position
-from .state import Event, GameState, Move
+from .state import GameState
 
 __all__ = [
     "Action",

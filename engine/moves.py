@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .actions import Move
 from .board import (
     COLOURS,
     HOME,
@@ -19,7 +20,7 @@ from .board import (
     is_star,
     start_colour,
 )
-from .state import GameState, Move
+from .state import GameState
 
 
 def current_moves(s: GameState) -> list[Move]:

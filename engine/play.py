@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .actions import Event
 from .board import COLOUR_INDEX, COLOURS, HOME, LAST_TRACK, SQUARE_KEYS
 from .errors import IllegalAction
 from .moves import generate
 from .refusals import find_move, out_of_order, parse_action
-from .state import Event, GameState
+from .state import GameState
 
 Action = Mapping[str, int]
 

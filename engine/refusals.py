@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .actions import Move
 from .board import COLOURS, HOME
 from .errors import IllegalAction
 from .moves import current_moves, try_enter, try_step
-from .state import GameState, Move
+from .state import GameState
 
 
 def parse_action(action: Any) -> tuple[str, int]:

@@ -1,4 +1,4 @@
-"""The game state, the moves and the events, and their JSON forms.
+"""The game state and its JSON form (the moves and the events: :mod:`engine.actions`).
 
 A :class:`GameState` is treated as immutable by every public function:
 :func:`engine.apply` returns a new one.  Inside the engine a copy is changed in
@@ -8,8 +8,9 @@ place, which keeps random play fast (see :mod:`engine.play`).
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any
 
+from .actions import Move
 from .board import COLOUR_INDEX, COLOURS, HOME
 from .errors import RecordError, RulesError
 from .rules import Options, rules_for
@@ -17,57 +18,6 @@ from .setup import build_occupancy, check_position, seats_for
 
 SCHEMA_VERSION = 1
 PHASES = ("roll", "move", "bonus", "over")
-
-
-class Move(NamedTuple):
-    """One legal move: which piece, from and to (progress), and what it does."""
-
-    colour: str
-    piece: int
-    frm: int
-    to: int
-    #: squares walked (the die, or the bonus length)
-    steps: int
-    #: the piece comes out of the base
-    enter: bool = False
-    #: the piece this move sends back to its base, as (colour, piece)
-    captures: tuple[str, int] | None = None
-    #: "tower" or "barrier" when the move stacks on an own piece
-    forms: str | None = None
-    #: the piece walks into home and back (tower rule 7)
-    bounce: bool = False
-
-    @property
-    def home(self) -> bool:
-        """The move takes the piece home."""
-        return self.to == HOME
-
-
-class Event(NamedTuple):
-    """Something that happened inside :func:`engine.apply`.
-
-    ``kind`` is one of: ``roll``, ``move``, ``capture``, ``stack``, ``home``,
-    ``extra_turn``, ``bonus``, ``bonus_lost``, ``penalty``, ``pass``,
-    ``finish``, ``turn``, ``game_over``.  ``reason`` explains extra turns,
-    bonuses and passes (``six``, ``capture``, ``home``, ``no_move``,
-    ``three_sixes``...).
-    """
-
-    kind: str
-    colour: str
-    piece: int | None = None
-    frm: int | None = None
-    to: int | None = None
-    die: int | None = None
-    target: tuple[str, int] | None = None
-    reason: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            k: (list(v) if isinstance(v, tuple) else v)
-            for k, v in self._asdict().items()
-            if v is not None
-        }
 
 
 class GameState:

@@ -21,12 +21,8 @@ from bot.app.simulate import simulate
 from bot.players import RandomPlayer
 from bot.players.heuristic import HeuristicPlayer, danger, score_moves
 from engine import COLOURS, GameState, Move
-from tests.util import on as sq
-
-
-def position(**pieces: list[int]) -> dict[str, list[int]]:
-    """Every colour of a 4-player game in its base, except those given."""
-    return {c: pieces.get(c, [0, 0, 0, 0]) for c in COLOURS}
+from tests.helpers.ai import CONFIGS, play_on, position
+from tests.helpers.rules import on as sq
 
 
 def rolled(
@@ -238,23 +234,6 @@ def test_choosing_leaves_the_state_unchanged() -> None:
 # --------------------------------------------------------------------------
 # every state of random games: the choice is always a legal move
 
-CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
-    ("classic", 2, {}),
-    ("classic", 3, {}),
-    ("classic", 4, {}),
-    ("classic", 4, {"safe_starts": False, "safe_stars": False}),
-    ("tower", 2, {}),
-    ("tower", 3, {}),
-    ("tower", 4, {}),
-    ("italian", 4, {}),
-    ("italian", 4, {"teams": True}),
-    ("italian", 4, {"teams": True, "pieces_to_win": 2}),
-    ("italian", 3, {"pieces": 5}),
-    ("italian", 2, {"pieces": 6, "pieces_to_win": 3}),
-    ("italian", 4, {"pieces": {"red": 6, "green": 5}}),
-    ("super", 4, {}),
-]
-
 
 def play_checked(rules: str, players: int, options: Mapping[str, Any], seed: int) -> GameState:
     """Play one game, heuristic players against random ones, checking each choice."""
@@ -264,27 +243,23 @@ def play_checked(rules: str, players: int, options: Mapping[str, Any], seed: int
     heuristic = {c for c in seats if rng.random() < 0.75} or {seats[0]}
     smart = HeuristicPlayer(random.Random(seed))
     dumb = RandomPlayer(rng)
-    for _ in range(20_000):
-        if state.phase == "over":
-            break
-        if state.phase == "roll":
-            state, _ = engine.apply(state, {"roll": rng.randint(1, 6)})
-            continue
-        moves = engine.legal_moves(state)
-        if state.turn in heuristic:
-            before = state.to_dict()
-            m = smart.choose(state, moves)
-            assert m in moves
-            assert state.to_dict() == before
-            if m.captures is not None and state.options.teams:
-                victim = COLOURS.index(m.captures[0])
-                assert (victim - COLOURS.index(state.turn)) % 4 != 2
-            for c in seats:
-                for p in set(state.pieces[c]):
-                    assert 0.0 <= danger(state, c, p) <= 1.0
-        else:
-            m = dumb.choose(state, moves)
-        state, _ = engine.apply(state, {"move": m.piece})
+
+    def choose(state: GameState, moves: list[Move]) -> int:
+        if state.turn not in heuristic:
+            return dumb.choose(state, moves).piece
+        before = state.to_dict()
+        m = smart.choose(state, moves)
+        assert m in moves
+        assert state.to_dict() == before
+        if m.captures is not None and state.options.teams:
+            victim = COLOURS.index(m.captures[0])
+            assert (victim - COLOURS.index(state.turn)) % 4 != 2
+        for c in seats:
+            for p in set(state.pieces[c]):
+                assert 0.0 <= danger(state, c, p) <= 1.0
+        return m.piece
+
+    state = play_on(state, rng, 20_000, choose)
     assert state.phase == "over"
     return state
 

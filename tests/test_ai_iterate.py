@@ -21,7 +21,7 @@ from bench.iterate import (
     searcher,
 )
 from bot.players.value import WEIGHTS, win_chance
-from tests.test_ai import position
+from tests.helpers.ai import position
 
 
 def test_the_refit_finds_the_searching_seats_edge() -> None:

@@ -13,8 +13,8 @@ from bot.players import LEVELS, HeuristicPlayer, Policy, player_for
 from bot.players.levels import SearchPlayer
 from bot.players.search import WIN, DiceSearch, evaluate
 from engine import COLOURS, GameState, Move
-from tests.test_ai import CONFIGS, position
-from tests.util import on as sq
+from tests.helpers.ai import CONFIGS, play_on, position
+from tests.helpers.rules import on as sq
 
 #: a small budget keeps the expert quick in tests (the search is the same)
 TEST_NODES = 150
@@ -35,13 +35,8 @@ def play(
     rng = random.Random(seed)
     state = engine.new_game(rules, players, options=dict(options) or None)
     seats = {c: level(LEVELS[(k + seed) % len(LEVELS)], seed + k) for k, c in enumerate(COLOURS)}
-    for _ in range(20_000):
-        if state.phase == "over":
-            break
-        if state.phase == "roll":
-            state, _ = engine.apply(state, {"roll": rng.randint(1, 6)})
-            continue
-        moves = engine.legal_moves(state)
+
+    def choose(state: GameState, moves: list[Move]) -> int:
         before = state.to_dict()
         occ = {k: v[:] for k, v in state.occ.items()}
         m = seats[state.turn].choose(state, moves)
@@ -50,7 +45,9 @@ def play(
         assert state.occ == occ
         if chosen is not None:
             chosen.append(m.piece)
-        state, _ = engine.apply(state, {"move": m.piece})
+        return m.piece
+
+    state = play_on(state, rng, 20_000, choose)
     assert state.phase == "over"
     return state
 
@@ -84,18 +81,17 @@ def test_normal_is_the_heuristic() -> None:
 def midgame(seed: int, rules: str = "classic") -> GameState:
     """A position with a choice of at least three moves, reached by random play."""
     rng = random.Random(seed)
-    while True:
-        state = engine.new_game(rules, 4)
-        for _ in range(2000):
-            if state.phase == "over":
-                break
-            if state.phase == "roll":
-                state, _ = engine.apply(state, {"roll": rng.randint(1, 6)})
-                continue
-            moves = engine.legal_moves(state)
-            if len(moves) >= 3 and rng.random() < 0.2:
-                return state
-            state, _ = engine.apply(state, {"move": rng.choice(moves).piece})
+    found: list[GameState] = []
+
+    def choose(state: GameState, moves: list[Move]) -> int | None:
+        if len(moves) >= 3 and rng.random() < 0.2:
+            found.append(state)
+            return None
+        return rng.choice(moves).piece
+
+    while not found:
+        play_on(engine.new_game(rules, 4), rng, 2000, choose)
+    return found[0]
 
 
 def test_easy_makes_mistakes_but_not_always() -> None:

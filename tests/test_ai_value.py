@@ -9,7 +9,7 @@ import pytest
 import engine
 from bot.players.value import WEIGHTS, features, win_chance
 from engine import COLOURS
-from tests.test_ai import position
+from tests.helpers.ai import position
 
 RULES = [
     ("classic", None),

@@ -10,10 +10,10 @@ from bot.hosting import Game, Seat, User
 from bot.present import refusal_text, say
 from bot.present.alt import alt_lines, alt_text
 from bot.present.pictures import board_png, theme_of
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import Store
-from tests.conftest import FakeClock
-from tests.service_helpers import ANA, Dice
+from tests.helpers.service import ANA, Dice
+from tests.helpers.stores import FakeClock
 
 BIA = User("test", "2", "Bia")
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from bot.store import SqliteStore
-from tests.service_helpers import ANA, BEN, service
+from tests.helpers.service import ANA, BEN, service
 
 ROOT = Path(__file__).resolve().parent.parent
 

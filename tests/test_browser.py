@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Page, expect
 
 import engine
@@ -17,24 +18,30 @@ from bot.hosting import Game, User
 from bot.store.sqlite import SqliteStore
 from bot.web.discord import DiscordOAuth
 from bot.web.geometry import board_geometry
-from tests.browser.harness import DESKTOP, PHONE, Site, percentile, ready, site
-from tests.chat_scenarios import shown_version
-from tests.conftest import FakeClock
-from tests.fake_discord import FakeDiscord
-from tests.fake_telegram import FakeTelegram, make_user
-from tests.service_helpers import current, person_on_turn
-from tests.test_telegram import Bot, running
+from tests.browser.harness import (
+    ANA,
+    AT_LEAST,
+    BEN,
+    DESKTOP,
+    LINK_BACK,
+    PHONE,
+    THEMES,
+    Site,
+    percentile,
+    ready,
+    site,
+)
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.telegram import FakeTelegram, make_user
+from tests.helpers.chat_scenarios import shown_version
+from tests.helpers.service import current, person_on_turn
+from tests.helpers.stores import FakeClock
+from tests.helpers.telegram import Bot, running
+
+# Chromium and the page's timing: these tests take turns on one worker (tests/plugin.py)
+pytestmark = pytest.mark.xdist_group("browser")
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "board"
-THEMES = ("classic", "dark", "colourblind")
-#: two Telegram users (their pages sign in with initData signed by the test's token)
-ANA = User("telegram", "101", "Ana")
-BEN = User("telegram", "102", "Ben")
-#: the page shows the game at this revision or a later one (a function: the page's
-#: Content-Security-Policy forbids evaluating strings)
-AT_LEAST = "(rev) => Number(document.body.dataset.rev) >= rev"
-#: the page's link went down and came back up
-LINK_BACK = "() => window.__links.join(' ').includes('down up')"
 
 
 def opened(s: Site, channel: str, rules: str, theme: str = "classic", moves: int = 0) -> Game:
@@ -75,6 +82,7 @@ async def board_facts(page: Page) -> dict[str, object]:
     )
 
 
+@pytest.mark.slow
 async def test_every_rule_set_and_theme_drawn_with_screenshots(tmp_path: Path) -> None:
     async with site(tmp_path) as s:
         ctx = await s.context(PHONE)
@@ -145,6 +153,7 @@ async def turn_ready(page: Page, rev_at_least: int) -> None:
     await page.wait_for_function(AT_LEAST, arg=rev_at_least)
 
 
+@pytest.mark.slow
 async def test_two_players_play_a_whole_game_while_a_spectator_follows(
     tmp_path: Path, clock: FakeClock
 ) -> None:
@@ -309,7 +318,7 @@ async def test_a_tournament_table_on_the_board_offers_i_am_in_to_its_players(
     """A tournament's table on the live board: its players still to say yes see I'm in
     (and press it there), nobody may join, start or add computers, a stranger sees
     nothing to press."""
-    from bot.tournaments import tournaments_of
+    from bot.service.tournaments import tournaments_of
 
     async with site(tmp_path) as s:
         tours = tournaments_of(s.table.svc)

@@ -22,10 +22,12 @@ from bot.hosting import Game, User
 from bot.web.geometry import board_geometry
 from bot.web.view import game_json
 from tests.browser.access import axed, focused, said, svg_text_contrast, tab_to, violations
-from tests.browser.harness import DESKTOP, PHONE, Site, site
-from tests.conftest import FakeClock
-from tests.service_helpers import current, person_on_turn
-from tests.test_browser import ANA, AT_LEAST, BEN, LINK_BACK, THEMES
+from tests.browser.harness import ANA, AT_LEAST, BEN, DESKTOP, LINK_BACK, PHONE, THEMES, Site, site
+from tests.helpers.service import current, person_on_turn
+from tests.helpers.stores import FakeClock
+
+# Chromium and the page's timing: these tests take turns on one worker (tests/plugin.py)
+pytestmark = pytest.mark.xdist_group("browser")
 
 #: the page's state once it shows the game after a press (not waiting for the press's
 #: answer: a keyboard goes on at once): over, Roll to press, or a choice
@@ -108,6 +110,7 @@ async def open_view(s: Site, ctx: BrowserContext, game: Game, user: User | None)
     return await s.telegram_page(ctx, user, game.id)
 
 
+@pytest.mark.slow
 async def test_every_view_passes_axe_in_every_theme_on_phone_and_desktop(tmp_path: Path) -> None:
     started = time.perf_counter()
     async with site(tmp_path) as s:

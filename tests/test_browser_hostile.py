@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Page
 
 from bot.hosting import Game, User
 from tests.browser.harness import PHONE, Site, site
-from tests.service_helpers import current, person_on_turn
+from tests.helpers.service import current, person_on_turn
+
+# Chromium and the page's timing: these tests take turns on one worker (tests/plugin.py)
+pytestmark = pytest.mark.xdist_group("browser")
 
 #: what a page would run if a name were taken as markup or a link
 TRAPS = """
@@ -120,6 +124,7 @@ async def names_as_text(page: Page, people: list[User], where: str) -> None:
 async def test_hostile_names_show_as_text_run_nothing_and_keep_the_layout(
     tmp_path: Path,
 ) -> None:
+
     async with site(tmp_path) as s:
         for k, people in enumerate((HOSTILE, STRANGE)):
             channel = f"tg:-66{k}"

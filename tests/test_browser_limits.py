@@ -7,11 +7,16 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.hosting import User
-from bot.limits import Limiter, LimitSettings, Rate
+from bot.limits.rate import Limiter, LimitSettings, Rate
 from bot.store.limits import MemoryBuckets
 from tests.browser.harness import PHONE, site
-from tests.service_helpers import current
+from tests.helpers.service import current
+
+# Chromium and the page's timing: these tests take turns on one worker (tests/plugin.py)
+pytestmark = pytest.mark.xdist_group("browser")
 
 ANA = User("telegram", "101", "Ana")
 BEN = User("telegram", "102", "Ben")
@@ -22,6 +27,7 @@ BACK_UP = "() => window.__links.join(' ').endsWith('down up')"
 async def test_a_page_refused_for_going_too_fast_waits_as_told_then_comes_back(
     tmp_path: Path,
 ) -> None:
+
     async with site(tmp_path) as s:
         t = s.table
         t.svc.open("tg:-4429", ANA, "classic")

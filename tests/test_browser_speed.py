@@ -7,8 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.browser.harness import PHONE, site
 from tests.browser.phone import first_visit, visits
+
+# Chromium and the page's timing: these tests take turns on one worker (tests/plugin.py)
+pytestmark = pytest.mark.xdist_group("browser")
+
 
 #: the most bytes before the board shows, outside Discord
 MOST_BYTES = 60_000

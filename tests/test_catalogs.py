@@ -23,7 +23,7 @@ from bot.present.catalog import (
 from bot.present.messages import VARIANTS, message_id
 from bot.present.po import TEMPLATE, template
 from bot.present.wording import MESSAGES
-from tests.test_messages import SAMPLE
+from tests.helpers.languages import SAMPLE
 
 TRANSLATED = [lang for lang in languages() if lang != "en"]
 FIELD = re.compile(r"{(\w+)}")

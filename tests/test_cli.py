@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,19 +17,7 @@ from bot.present import Text, languages, say
 from bot.present.catalog import translations
 from bot.present.narrate import describe_move, where
 from engine import Move
-
-RECORD = {
-    "rules": "classic",
-    "players": ["red", "yellow"],
-    "turn": "red",
-    "actions": [{"roll": 6}, {"move": 0}, {"roll": 3}, {"move": 0}],
-}
-
-
-def ludo_bot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
-    cmd = [exe] if exe else [sys.executable, "-m", "bot.app.cli"]
-    return subprocess.run([*cmd, *args], input=stdin, capture_output=True, text=True, timeout=60)
+from tests.helpers.cli import RECORD, ludo_bot
 
 
 def test_replay_a_file_prints_the_final_state(tmp_path: Path) -> None:
@@ -355,13 +342,7 @@ def test_run_reports_a_broken_setting_in_one_line(tmp_path: Path) -> None:
     import os
 
     env = dict(os.environ, LUDO_TURN_SECONDS="soon", LUDO_DATABASE=str(tmp_path / "x.db"))
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.app.cli", "run"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = ludo_bot("run", env=env, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip() == "ludo-bot: LUDO_TURN_SECONDS must be a whole number, not 'soon'"
 
@@ -371,13 +352,7 @@ def test_run_reports_an_unusable_database_in_one_line(tmp_path: Path) -> None:
 
     env = dict(os.environ, LUDO_DATABASE=str(tmp_path / "missing" / "x.db"))
     env.pop("REDIS_URL", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.app.cli", "run"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = ludo_bot("run", env=env, timeout=60)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     assert "missing" in done.stderr

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.cli import main
+from tests.helpers.cli import ludo_bot
 
 GOOD = {
     "rules": "classic",
@@ -137,9 +137,7 @@ def test_nothing_is_made_before_the_arguments_are_checked(
 
 
 def test_the_version_is_the_installed_one() -> None:
-    exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
-    cmd = [exe] if exe else [sys.executable, "-m", "bot.app.cli"]
-    done = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60)
+    done = ludo_bot("--version", timeout=60)
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout == f"ludo-bot {importlib.metadata.version('ludo-bot')}\n"
 

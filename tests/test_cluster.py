@@ -1,4 +1,4 @@
-"""The Redis store on a real Redis Cluster of three masters (tests/local_cluster.py):
+"""The Redis store on a real Redis Cluster of three masters (tests/helpers/local_cluster.py):
 whole games, turn timers fired exactly once by two workers, a press delivered twice
 applied once, stats kept; the keys of many games spread over the slots and nodes."""
 
@@ -16,17 +16,25 @@ import redis
 
 from bot.app.config import ConfigError, load_settings, open_configured_store
 from bot.hosting import Game
-from bot.limits import shared_parts
+from bot.limits.rate import shared_parts
 from bot.store import RedisStore
 from bot.store.buckets import BUCKETS, bucket, new_game_id
 from bot.store.limits import Rate
 from bot.store.pace import Limits
 from bot.store.redis_pace import RedisPacer
 from bot.store.redis_scripts import HELPERS
-from tests.local_cluster import LocalCluster
-from tests.local_redis import redis_binary
-from tests.service_helpers import BEN, Clock, current, person_on_turn, play_out, service
-from tests.test_service import buttons, started
+from tests.helpers.local_cluster import LocalCluster
+from tests.helpers.local_redis import redis_binary
+from tests.helpers.service import (
+    BEN,
+    Clock,
+    buttons,
+    current,
+    person_on_turn,
+    play_out,
+    service,
+    started,
+)
 
 
 @pytest.fixture(scope="session")
@@ -239,9 +247,10 @@ def test_a_tournament_on_the_cluster_keeps_to_its_slots(cluster: LocalCluster, p
     and the
     standings agree with an independent count of the kept results."""
     from bot.hosting import tournament as tour
-    from bot.tournaments import TourOutcome, key_of
-    from tests.test_tournament_service import CHANNEL, people, run, services, sign_up
-    from tests.tour_check import swiss_order, swiss_points, tables
+    from bot.service.outcome import TourOutcome
+    from bot.service.tour_store import key_of
+    from tests.helpers.tour_check import swiss_order, swiss_points, tables
+    from tests.helpers.tournament import CHANNEL, people, run, services, sign_up
 
     clock = Clock(1_800_000_000.0)
     with _store(cluster, prefix, clock=clock) as one, _store(cluster, prefix, clock=clock) as two:

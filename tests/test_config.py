@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.config import ConfigError, load_env_file, load_settings, open_configured_store
-from tests.unprivileged import unprivileged
+from tests.helpers.unprivileged import unprivileged
 
 
 def test_defaults_need_nothing_set() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine import RecordError, RulesError
-from tests.util import game, kinds, run, targets
+from tests.helpers.rules import game, kinds, run, targets
 
 HOME = 57
 

@@ -12,8 +12,10 @@ from pathlib import Path
 import discord
 from dotenv import dotenv_values
 
-from tests.machine import systemd_analyze
-from tests.test_deploy import README, ROOT
+from tests.helpers.machine import systemd_analyze
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 # -- the systemd unit -------------------------------------------------------------
 

@@ -15,9 +15,9 @@ import pytest
 import engine
 from bot.app.cli import main
 from bot.hosting.dice import check, commitment, new_seed, roll
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import SqliteStore
-from tests.service_helpers import ANA, BEN, Clock, Table, current, play_out
+from tests.helpers.service import ANA, BEN, Clock, Table, current, play_out
 
 SEED = "5eed" * 16
 
@@ -127,7 +127,7 @@ def test_ludo_bot_verify_refuses_what_is_not_a_record_in_one_line(
 
 
 def test_a_game_given_its_dice_has_no_seed(tmp_path: Path) -> None:
-    from tests.service_helpers import service
+    from tests.helpers.service import service
 
     table = service(SqliteStore(str(tmp_path / "g.sqlite3")))
     table.new_game("chan", BEN)

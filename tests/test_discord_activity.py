@@ -6,47 +6,18 @@ there is no button, and an old one pressed is answered privately."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.hosting import ENDED, PLAYING
 from bot.present import Text, say
-from bot.store import SqliteStore, Store
-from tests.fake_discord import EPHEMERAL, FakeDiscord, Message
-from tests.test_discord import ANA, BEN, CID, RUI, Harness, version_of
+from tests.fakes.discord import EPHEMERAL, FakeDiscord, Message
+from tests.helpers.discord import ANA, BEN, CID, RUI, Harness, version_of
+
+pytestmark = pytest.mark.discord
 
 RUI_LOCALE = "pt_BR"
-
-
-@pytest.fixture
-async def fake() -> Any:
-    f = FakeDiscord()
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
-
-
-@pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[Store]:
-    s = SqliteStore(str(tmp_path / "ludo.sqlite3"))
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, sqlite_store: Store, caplog: pytest.LogCaptureFixture) -> Any:
-    harness = Harness(fake, sqlite_store, caplog)
-    try:
-        yield harness
-    finally:
-        await harness.stop_all()
 
 
 def board_row(message: Message) -> list[dict[str, Any]]:

@@ -13,85 +13,38 @@ import io
 import json
 import random
 import re
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
 import engine
-from bot.adapters.discord import DiscordAdapter
 from bot.hosting import LOBBY, OVER, PLAYING, Game, Refusal
 from bot.hosting.dice import check
 from bot.present import Text, refusal_text, say
 from bot.present.after import record_caption, replay_caption
-from bot.service import GameService
-from bot.store import SqliteStore, Store
-from tests.fake_discord import EPHEMERAL, FakeDiscord, Interaction, Member, Message
-from tests.rating_check import expected_told, expected_top
-from tests.test_discord import (
-    ANA,
-    BEN,
-    CID,
-    IMAGE_WIDTH,
-    MOD,
-    DownStore,
-    Harness,
-    is_replay,
-    play_with_buttons,
-)
+from bot.store import Store
+from tests.fakes.discord import EPHEMERAL, FakeDiscord, Interaction, Member, Message
+from tests.helpers.discord import ANA, BEN, CID, MOD, Harness, is_replay, play_with_buttons
+from tests.helpers.faults import DownStore
+from tests.helpers.rating_check import expected_told, expected_top
+
+pytestmark = pytest.mark.discord
 
 #: the most a replay may weigh (Discord's smallest upload limit)
 GIF_LIMIT = 8 * 1024 * 1024
 
 
-class AfterHarness(Harness):
-    """The harness of ``test_discord``, on the service's own dice (each game's seed, so
-    a game's record can be verified)."""
-
-    def make(
-        self, store: Store | None = None, *, seed: int = 1, clock: Any = None, **settings: Any
-    ) -> DiscordAdapter:
-        svc = GameService(store or self.store, clock=clock or time.time)
-        adapter = DiscordAdapter(svc, self.settings(**settings), image_size=IMAGE_WIDTH)
-        adapter.client._connection.guild_ready_timeout = 0.1
-        self.svc, self.adapter = svc, adapter
-        self.adapters.append(adapter)
-        return adapter
-
-
-@pytest.fixture
-async def fake() -> Any:
-    f = FakeDiscord()
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
-
-
-@pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[Store]:
-    s = SqliteStore(str(tmp_path / "ludo.sqlite3"))
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, sqlite_store: Store, caplog: pytest.LogCaptureFixture) -> Any:
-    harness = AfterHarness(fake, sqlite_store, caplog)
-    try:
-        yield harness
-    finally:
-        await harness.stop_all()
-
-
 # ----------------------------------------------------------------------
 # helpers
+
+
+@pytest.fixture
+def h(h: Harness) -> Harness:
+    """The harness on the service's own dice (each game's seed, so that a game's record
+    can be verified)."""
+    h.fair_dice = True
+    return h
 
 
 def answer_of(fake: FakeDiscord, inter: Interaction) -> Message:
@@ -435,7 +388,8 @@ async def test_the_after_commands_are_answered_while_the_store_is_down(
     fake: FakeDiscord, sqlite_store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     down = DownStore(sqlite_store)
-    h = AfterHarness(fake, down, caplog)
+    h = Harness(fake, down, caplog)
+    h.fair_dice = True
     try:
         await h.start()
         down.down = True

@@ -14,8 +14,6 @@ import asyncio
 import copy
 import io
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -27,41 +25,14 @@ from bot.present import Text, refusal_text, say
 from bot.present.alt import alt_lines, alt_text
 from bot.present.pictures import board_png
 from bot.present.view import prompt
-from bot.store import SqliteStore, Store
 from renderer import THEMES
-from tests.fake_discord import EPHEMERAL, FakeDiscord, Member, Message
-from tests.test_discord import ANA, BEN, CID, IMAGE_WIDTH, Harness, version_of
+from tests.fakes.discord import EPHEMERAL, FakeDiscord, Member, Message
+from tests.helpers.discord import ANA, BEN, CID, IMAGE_WIDTH, Harness, version_of
+
+pytestmark = pytest.mark.discord
 
 #: a theme other than the classic one (colour-blind friendly where this renderer has it)
 THEME = "colourblind"
-
-
-@pytest.fixture
-async def fake() -> Any:
-    f = FakeDiscord()
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
-
-
-@pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[Store]:
-    s = SqliteStore(str(tmp_path / "ludo.sqlite3"))
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, sqlite_store: Store, caplog: pytest.LogCaptureFixture) -> Any:
-    harness = Harness(fake, sqlite_store, caplog)
-    try:
-        yield harness
-    finally:
-        await harness.stop_all()
 
 
 def picture(msg: Message) -> tuple[str, bytes, str | None]:

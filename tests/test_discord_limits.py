@@ -5,19 +5,16 @@ the same channel, and people in another channel, play on."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from bot.limits import Limiter, LimitSettings, Rate
-from bot.metrics import REGISTRY
-from bot.store import SqliteStore, Store
+from bot.limits.rate import Limiter, LimitSettings, Rate
+from bot.ops.metrics import REGISTRY
 from bot.store.limits import MemoryBuckets
-from tests.conftest import FakeClock
-from tests.fake_discord import EPHEMERAL, FakeDiscord, Interaction, Member
-from tests.test_discord import Harness
+from tests.fakes.discord import EPHEMERAL, FakeDiscord, Interaction, Member
+from tests.helpers.discord import Harness
+from tests.helpers.stores import FakeClock
+
+pytestmark = pytest.mark.discord
 
 ANA = Member(1_300_000_000_000_000_011, "ana", global_name="Ana", locale="pt-BR")
 BEN = Member(1_300_000_000_000_000_012, "ben", global_name="Ben")
@@ -27,32 +24,9 @@ SLOW = "Você está indo rápido demais: tente de novo em 1 segundo."
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    f = FakeDiscord()
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Store]:
-    s = SqliteStore(str(tmp_path / "ludo.sqlite3"))
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, db: Store, caplog: pytest.LogCaptureFixture) -> Any:
-    harness = Harness(fake, db, caplog)
-    harness.extra_members += [ANA, BEN, CID]
-    try:
-        yield harness
-    finally:
-        await harness.stop_all()
+def h(h: Harness) -> Harness:
+    h.extra_members += [ANA, BEN, CID]
+    return h
 
 
 def limited_count() -> float:

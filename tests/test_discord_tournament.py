@@ -7,7 +7,6 @@ an independent count of the kept results."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +15,13 @@ import pytest
 from bot.adapters.discord.where import GUILD_PREFIX, PREFIX
 from bot.hosting import LOBBY, PLAYING
 from bot.hosting.tour_codec import load
-from bot.store import SqliteStore, Store
-from tests.fake_discord import FakeDiscord, Member, Message
-from tests.test_discord import MOD, Clock, Harness
-from tests.tour_check import check_knockout_told, check_swiss_told, tables
+from bot.store import SqliteStore
+from tests.fakes.discord import FakeDiscord, Member, Message
+from tests.helpers.discord import MOD, Harness
+from tests.helpers.stores import FakeClock
+from tests.helpers.tour_check import check_knockout_told, check_swiss_told, tables
+
+pytestmark = pytest.mark.discord
 
 PEOPLE = [
     Member(1_300_000_000_000_100_000 + k, f"p{k + 1}", global_name=f"P{k + 1}") for k in range(12)
@@ -27,37 +29,9 @@ PEOPLE = [
 
 
 @pytest.fixture
-async def fake() -> Any:
-    f = FakeDiscord()
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> str:
-    return str(tmp_path / "ludo.sqlite3")
-
-
-@pytest.fixture
-def store(path: str) -> Iterator[Store]:
-    s = SqliteStore(path, ttl=3600)
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, store: Store, caplog: pytest.LogCaptureFixture) -> Any:
-    harness = Harness(fake, store, caplog)
-    harness.extra_members = list(PEOPLE)
-    try:
-        yield harness
-    finally:
-        await harness.stop_all()
+def h(h: Harness) -> Harness:
+    h.extra_members = list(PEOPLE)
+    return h
 
 
 def newest(fake: FakeDiscord, channel_id: int, label: str) -> Message | None:
@@ -72,7 +46,7 @@ def rooms_of(h: Harness, channel: str) -> list[str]:
     return rooms or [channel]
 
 
-async def step(h: Harness, present: set[int], clock: Clock) -> bool:
+async def step(h: Harness, present: set[int], clock: FakeClock) -> bool:
     """Someone present says yes or plays, at any table; else the clock moves on and the
     timers fire (shown as the runner shows them).  False once nothing is left to play."""
     channel = f"{PREFIX}{h.fake.channel_id}"
@@ -126,10 +100,11 @@ def winners_message(fake: FakeDiscord, channel_id: int) -> str:
     return won[0]
 
 
+@pytest.mark.slow
 async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
-    h: Harness, fake: FakeDiscord, path: str
+    h: Harness, fake: FakeDiscord, db_path: Path
 ) -> None:
-    clock = Clock(1_800_000_000.0)
+    clock = FakeClock(1_800_000_000.0)
     await h.start(clock=clock)
     signup = await sign_up(h, 8, format="swiss", size=8, rounds=3, timer=30)
     assert "Signed up (8 of 8)" in signup.content and not signup.labels()  # closed
@@ -160,7 +135,7 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
             break
         assert await step(h, present, clock)
     await h.stop_all()
-    second = SqliteStore(path, ttl=3600)  # a new process on the same file
+    second = SqliteStore(str(db_path), ttl=3600)  # a new process on the same file
     try:
         await h.start(second, seed=9, clock=clock)
         h.store = second
@@ -177,8 +152,9 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
         second.close()
 
 
+@pytest.mark.slow
 async def test_a_knockout_of_twelve_to_its_final_table(h: Harness, fake: FakeDiscord) -> None:
-    clock = Clock(1_800_000_000.0)
+    clock = FakeClock(1_800_000_000.0)
     fake.threads_allowed = False  # the bot may not start threads: one table after another
     await h.start(clock=clock)
     await sign_up(h, 12, format="knockout", size=12, timer=30)

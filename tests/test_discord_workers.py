@@ -12,11 +12,10 @@ import pytest
 
 from bot.hosting import OVER, PLAYING
 from bot.store import Store
-from tests.fake_discord import FakeDiscord, Message
-from tests.test_discord import ANA, BEN, Harness, tried
-from tests.test_discord import fake as fake  # a fixture
-from tests.test_discord import h as h  # a fixture
-from tests.test_discord import sqlite_store as sqlite_store  # a fixture
+from tests.fakes.discord import FakeDiscord, Message
+from tests.helpers.discord import ANA, BEN, Harness, tried
+
+pytestmark = pytest.mark.discord
 
 
 def pings(fake: FakeDiscord) -> dict[int, int]:
@@ -58,6 +57,7 @@ async def test_a_start_press_reaching_two_workers_pings_nobody_twice_nor_the_pre
         await h.stop_all()
 
 
+@pytest.mark.slow
 async def test_a_double_click_on_every_press_changes_nothing_and_keeps_the_final_board(
     h: Harness, fake: FakeDiscord
 ) -> None:

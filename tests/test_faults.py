@@ -28,14 +28,15 @@ import pytest
 import redis
 
 from bot.app.runner import run_timers
-from bot.faults import Outage
 from bot.hosting import Intent, User
-from bot.metrics import REGISTRY
-from bot.service import GameService, Outcome
+from bot.ops.metrics import REGISTRY
+from bot.service.faults import Outage
+from bot.service.game import GameService
+from bot.service.outcome import Outcome
 from bot.store import RedisStore, SqliteStore
 from bot.store.base import StoreUnavailable
-from tests.local_redis import redis_binary
-from tests.service_helpers import ANA, BEN, CID, DEE, Clock, Flaky, Table, current, service
+from tests.helpers.local_redis import redis_binary
+from tests.helpers.service import ANA, BEN, CID, DEE, Clock, Flaky, Table, current, service
 
 #: how long the store is out in the end-to-end tests
 OUTAGE = 5.0
@@ -142,6 +143,17 @@ class Timers:
 def rounds(store: Flaky, since: float, until: float) -> int:
     """Timer rounds (claims of due deadlines) made between two moments."""
     return sum(1 for t, name in store.log if name == "claim_due" and since <= t <= until)
+
+
+def timers_resumed(timers: Timers, within: float = 35) -> bool:
+    """Did the timers play chan2's turn, run out, ``within`` seconds (at worst, the
+    longest backoff)?"""
+    deadline = time.monotonic() + within
+    while not any(o.channel == "chan2" for o in timers.shown):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def two_games(table: Table) -> tuple[str, User]:
@@ -253,8 +265,7 @@ def test_redis_out_for_5_s_every_press_answered_at_once_and_play_resumes(
     clock = Clock()
     table = service(store, clock=clock)
     svc = table.svc
-    game_id, user = two_games(table)
-    during = During(svc, game_id, user)
+    during = During(svc, *two_games(table))
     caplog.set_level(logging.INFO, logger="bot")
     timers = Timers(svc)
     try:
@@ -275,10 +286,7 @@ def test_redis_out_for_5_s_every_press_answered_at_once_and_play_resumes(
         play_resumes(table)
         # the timers resume too: chan2's turn runs out and is played
         clock.advance(60)
-        deadline = time.monotonic() + 35  # at worst, the longest backoff
-        while not any(o.channel == "chan2" for o in timers.shown):
-            assert time.monotonic() < deadline, "the timers did not resume"
-            time.sleep(0.05)
+        assert timers_resumed(timers), "the timers did not resume"
         settled(svc)
     finally:
         timers.close()
@@ -309,8 +317,7 @@ def test_sqlite_locked_for_5_s_every_change_answered_at_once_and_play_resumes(
     clock = Clock()
     table = service(store, clock=clock)
     svc = table.svc
-    game_id, user = two_games(table)
-    during = During(svc, game_id, user)
+    during = During(svc, *two_games(table))
     caplog.set_level(logging.INFO, logger="bot")
     locker = sqlite3.connect(path, isolation_level=None)
     timers = Timers(svc)
@@ -323,10 +330,7 @@ def test_sqlite_locked_for_5_s_every_change_answered_at_once_and_play_resumes(
         up = time.monotonic()
         locker.execute("ROLLBACK")
         play_resumes(table)
-        deadline = time.monotonic() + 35  # at worst, the longest backoff
-        while not any(o.channel == "chan2" for o in timers.shown):
-            assert time.monotonic() < deadline, "the timers did not resume"
-            time.sleep(0.05)
+        assert timers_resumed(timers), "the timers did not resume"
         settled(svc)
     finally:
         timers.close()

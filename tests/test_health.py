@@ -18,7 +18,7 @@ from bot.app.health import health_checks, platform_check, run_checks, store_chec
 from bot.app.web import WebError as HealthError
 from bot.app.web import WebServer as HealthServer
 from bot.app.web import start_web as start_health
-from bot.metrics import PLATFORM_UP, PRESS_SECONDS, PRESSES, REGISTRY, STORE_UP
+from bot.ops.metrics import PLATFORM_UP, PRESS_SECONDS, PRESSES, REGISTRY, STORE_UP
 from bot.store import SqliteStore
 
 FAMILIES = {
@@ -181,7 +181,7 @@ async def test_the_store_check_tells_the_services_outage(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # through the service's outage: one warning when the store stops answering
-    from bot.faults import Outage
+    from bot.service.faults import Outage
 
     outage = Outage()
     store = SqliteStore(str(tmp_path / "g.db"))

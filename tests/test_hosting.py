@@ -28,7 +28,7 @@ from bot.hosting import (
     timeout,
 )
 from bot.players import RandomPlayer
-from tests.service_helpers import ANA, BEN, CID, DEE
+from tests.helpers.service import ANA, BEN, CID, DEE
 
 
 def luck(dice: Iterator[int], now: float = 100.0, first: int = 0) -> Luck:

@@ -10,8 +10,6 @@ import html
 import io
 import random
 import re
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,41 +25,14 @@ from bot.adapters.telegram.units import fit_html, shorten, units
 from bot.hosting import LOBBY, TIMER_RANGE, Game, Happened, Refusal, User, join, open_game
 from bot.hosting.game import NAME_LIMIT
 from bot.present import ECHO_LIMIT, Text, refusal_text, say
-from bot.store import SqliteStore, Store
-from tests.fake_telegram import FakeTelegram, make_user, parse_html, utf16_len
-from tests.test_telegram import (
-    SENDING,
-    answer,
-    game_id_of,
-    open_lobby,
-    plain,
-    play,
-    running,
-    seat,
-    start,
-)
+from bot.store import Store
+from tests.fakes.telegram import FakeTelegram, make_user, parse_html, utf16_len
+from tests.helpers.telegram import SENDING, answer, game_id_of, plain, running
+
+pytestmark = pytest.mark.telegram
 
 ANA = make_user(501, "Ana")
 BEN = make_user(502, "Ben")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def refused_calls(fake: FakeTelegram) -> list[Any]:
@@ -82,7 +53,7 @@ async def test_a_name_of_thousands_of_characters_is_cut_and_its_game_plays_on(
     huge = make_user(503, "Bartholomew" * 100, "Maximilian" * 50)
     people = {ANA["id"]: ANA, huge["id"]: huge}
     async with running(fake, db, clock, seed=5) as bot:
-        lobby = await open_lobby(bot, group, ANA)
+        lobby = await bot.open_lobby(group, ANA)
         game_id = game_id_of(lobby)
         click = await bot.click(lobby, huge, label="Join")
         assert click.toast == "You joined."
@@ -94,8 +65,8 @@ async def test_a_name_of_thousands_of_characters_is_cut_and_its_game_plays_on(
         assert name.startswith("Bartholomew" * 11)
         shown = fake.message(group["id"], lobby.message_id).text or ""
         assert name in shown and "Bartholomew" * 12 not in shown
-        await start(bot, lobby, ANA)
-        clicks = await play(bot, group["id"], game_id, people, presses=12, rng=random.Random(2))
+        await bot.start(lobby, ANA)
+        clicks = await bot.play(group["id"], game_id, people, presses=12, rng=random.Random(2))
         assert len(clicks) == 12
         assert bot.game(game_id).status != LOBBY
     assert not refused_calls(fake)
@@ -192,10 +163,7 @@ async def test_captions_and_toasts_fit_in_utf16_units(
     assert 4 * len(name) + 400 < 1024 < 4 * utf16_len(name)
     by_id = {u["id"]: u for u in people}
     async with running(fake, db, clock, seed=3) as bot:
-        lobby = await open_lobby(bot, group, people[0])
-        game_id = game_id_of(lobby)
-        await seat(bot, lobby, people[0], people[1:])
-        await start(bot, lobby, people[0])
+        game_id = await bot.started(group, people[0], people[1:])
         board = fake.latest(group["id"], buttons=True, photo=True)
         # cut to the latest lines: who is on turn
         assert utf16_len(board.caption or "") <= 1024
@@ -207,7 +175,7 @@ async def test_captions_and_toasts_fit_in_utf16_units(
         click = await bot.click(board, waiting, board.buttons[0]["callback_data"])
         assert click.toast is not None and click.toast.startswith("It is not your turn")
         assert utf16_len(click.toast) <= 200 and click.toast.endswith("…")
-        await play(bot, group["id"], game_id, by_id, presses=6, rng=random.Random(1))
+        await bot.play(group["id"], game_id, by_id, presses=6, rng=random.Random(1))
     for call in fake.calls_of("sendPhoto", "editMessageMedia", ok=True):
         assert units(plain(call.caption or "")) <= 1024
     assert not refused_calls(fake)
@@ -260,12 +228,12 @@ async def test_ludo_alone_where_a_game_is_open_answers_briefly_and_posts_no_choo
     group = fake.group("One game at a time")
     async with running(fake, db, clock, seed=4, notice_seconds=0.2) as bot:
         bot.adapter.notices.chooser_seconds = 60
-        lobby = await open_lobby(bot, group, ANA)
+        lobby = await bot.open_lobby(group, ANA)
         for person in (ANA, BEN):  # a lobby open: the same answer
             calls = await bot.say(group, person, "/ludo")
             assert plain(answer(calls)) == say(refusal_text(Refusal("refuse.game_running")))
-        await seat(bot, lobby, ANA, [BEN])
-        await start(bot, lobby, ANA)
+        await bot.seat(lobby, ANA, [BEN])
+        await bot.start(lobby, ANA)
         board = fake.latest(group["id"], buttons=True, photo=True)
         calls = await bot.say(group, BEN, "/ludo")
         said = next(c for c in calls if c.method == "sendMessage" and c.ok)
@@ -285,7 +253,7 @@ async def test_ludo_alone_where_a_game_is_open_answers_briefly_and_posts_no_choo
         unpressed = fake.latest(group["id"], buttons=True)
         await fake.wait_for(lambda: unpressed.deleted, 5, "the chooser to be deleted")
         # a chooser pressed becomes the lobby, and stays
-        lobby = await open_lobby(bot, group, BEN)
+        lobby = await bot.open_lobby(group, BEN)
         await asyncio.sleep(0.6)
         assert not fake.message(group["id"], lobby.message_id).deleted
         assert "opened a game" in fake.message(group["id"], lobby.message_id).content

@@ -4,7 +4,7 @@ one group, or twenty replays asked for at once, delay that chat only; a whole ga
 by buttons keeps its boards coming within seconds of its presses, spending the
 group's limit evenly.
 
-Telegram's minute is scaled (see :mod:`tests.chat_scenarios`); answers to presses
+Telegram's minute is scaled (see :mod:`tests.helpers.chat_scenarios`); answers to presses
 are timed as they are.  ``bench/chat.py`` runs the same scenarios at any scale.
 """
 
@@ -13,14 +13,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.store import SqliteStore, Store
-from tests.chat_scenarios import (
+from bot.store import Store
+from tests.fakes.telegram import FakeTelegram
+from tests.helpers.chat_scenarios import (
     ASKERS,
     Figures,
     counted_calls,
@@ -29,8 +28,9 @@ from tests.chat_scenarios import (
     play_at_pace,
     start_group_game,
 )
-from tests.fake_telegram import FakeTelegram
-from tests.test_telegram import running
+from tests.helpers.telegram import running
+
+pytestmark = pytest.mark.telegram
 
 #: Telegram's limit in a group, in a tenth of its minute
 RATE, PERIOD = 20, 6.0
@@ -38,25 +38,7 @@ RATE, PERIOD = 20, 6.0
 ANSWER_P99 = 1.0
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
-
-
+@pytest.mark.slow
 async def test_a_flood_of_commands_in_one_group_slows_that_group_only(
     fake: FakeTelegram, db: Store, clock: Any
 ) -> None:
@@ -139,6 +121,7 @@ async def test_twenty_replays_in_one_chat_leave_the_others_answered_at_once(
     assert animations[-1].params.get("animation") == uploads[0].result["animation"]["file_id"]
 
 
+@pytest.mark.slow
 async def test_a_whole_group_game_by_buttons_shows_each_board_within_seconds(
     fake: FakeTelegram, db: Store, clock: Any
 ) -> None:

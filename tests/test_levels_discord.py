@@ -4,45 +4,14 @@ computer with its level."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 
 from bot.players import LEVELS
 from bot.present import Text, say
-from bot.store import SqliteStore, Store
-from tests.fake_discord import FakeDiscord
-from tests.test_discord import ANA, BEN, MOD, RUI, Harness
+from tests.fakes.discord import FakeDiscord
+from tests.helpers.discord import ANA, BEN, MOD, RUI, Harness
 
-
-@pytest.fixture
-async def fake() -> Any:
-    f = FakeDiscord()
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
-
-
-@pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[Store]:
-    s = SqliteStore(str(tmp_path / "ludo.sqlite3"))
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, sqlite_store: Store, caplog: pytest.LogCaptureFixture) -> Any:
-    harness = Harness(fake, sqlite_store, caplog)
-    try:
-        yield harness
-    finally:
-        await harness.stop_all()
+pytestmark = pytest.mark.discord
 
 
 def level_label(level: str, lang: str = "en") -> str:

@@ -18,8 +18,7 @@ from bot.present import Text, parse_press, say
 from bot.present.buttons import level_button
 from bot.store import Store
 from engine import GameState, Move
-from tests.service_helpers import ANA, BEN, Clock, Reply, current, service, stored_bytes
-from tests.test_service import buttons
+from tests.helpers.service import ANA, BEN, Clock, Reply, buttons, current, service, stored_bytes
 
 
 def level_press(svc: Any, user: Any, reply: Reply) -> Reply:

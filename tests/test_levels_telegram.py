@@ -5,34 +5,15 @@ only), and the lobby naming each computer with its level."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.store import SqliteStore, Store
-from tests.fake_telegram import FakeTelegram
-from tests.test_telegram import ANA, BEN, CID, GIA, game_id_of, plain, running, told
+from bot.store import Store
+from tests.fakes.telegram import FakeTelegram
+from tests.helpers.telegram import ANA, BEN, CID, GIA, game_id_of, plain, running, told
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
+pytestmark = pytest.mark.telegram
 
 
 def labels(message: Any) -> list[str]:

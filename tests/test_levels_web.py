@@ -10,7 +10,7 @@ import pytest
 from bot.present import parse_press
 from bot.store.sqlite import SqliteStore
 from bot.web.view import game_json
-from tests.service_helpers import ANA, BEN, Table, current, service
+from tests.helpers.service import ANA, BEN, Table, current, service
 
 CH = "tg:-100"
 

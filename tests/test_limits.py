@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import uuid
-from collections.abc import Iterator
 
 import pytest
 import redis
@@ -16,37 +14,22 @@ import redis
 from bot.app.config import ConfigError, load_settings
 from bot.hosting import LOBBY, Intent, Refusal
 from bot.hosting.results import person_key
-from bot.limits import LET_IN, Limiter, LimitSettings, Rate
+from bot.limits.quotas import Quotas
+from bot.limits.rate import LET_IN, Limiter, LimitSettings, Rate
 from bot.present import refusal_text, say
-from bot.quotas import Quotas
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import RedisStore, Store
 from bot.store.limits import TELL_EVERY, Buckets, MemoryBuckets, MemoryOpenGames
 from bot.store.redis_limits import RedisBuckets, RedisOpenGames
 from bot.store.redis_ops import client_options
-from tests.conftest import FakeClock, StoreFactory
-from tests.fake_telegram import free_port
-from tests.service_helpers import ANA, BEN, CID, DEE, Dice
-from tests.test_after import finished_game
+from tests.fakes.telegram import free_port
+from tests.helpers.after import finished_game
+from tests.helpers.service import ANA, BEN, CID, DEE, Dice
+from tests.helpers.stores import FakeClock, StoreFactory
 
 PERSON = Rate(3, 1.0)
 CHAT = Rate(5, 1.0)
 SETTINGS = LimitSettings(PERSON, CHAT, 0, 0)
-
-
-@pytest.fixture
-def redis_store(redis_url: str) -> Iterator[RedisStore]:
-    prefix = f"test-{uuid.uuid4().hex[:12]}:"
-    store = RedisStore(redis_url, prefix=prefix)
-    try:
-        yield store
-    finally:
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
-        store.close()
 
 
 # -- token buckets -----------------------------------------------------------
@@ -197,17 +180,17 @@ def test_a_limiter_whose_store_is_down_lets_everyone_in(
     clock = FakeClock(1000.0)
     buckets = RedisBuckets(dead, "ludo:{ludo}:", f"127.0.0.1:{port}")
     limiter = Limiter(buckets, SETTINGS, clock)
-    with caplog.at_level(logging.WARNING, logger="bot.limits"):
+    with caplog.at_level(logging.WARNING, logger="bot.limits.rate"):
         for _ in range(20):
             assert limiter.check("telegram:1", "tg:-1") == LET_IN
             clock.advance(10.0)  # past every pause: the store is asked again each time
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.limits"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.limits.rate"]
     assert len(lines) == 1 and lines[0].startswith("rate limits are off"), lines
     assert "cannot reach Redis" in lines[0]
     # the store answers again (here: the buckets in memory stand for it)
     caplog.clear()
     limiter.buckets = MemoryBuckets(clock)
-    with caplog.at_level(logging.WARNING, logger="bot.limits"):
+    with caplog.at_level(logging.WARNING, logger="bot.limits.rate"):
         verdicts = [limiter.check("telegram:1", "tg:-1").allowed for _ in range(5)]
     assert verdicts == [True] * 3 + [False] * 2
     assert [r.getMessage() for r in caplog.records] == ["rate limits are checked again"]

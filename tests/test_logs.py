@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -14,22 +13,7 @@ import pytest
 from bot.app.cli import main
 from bot.app.logs import JsonFormatter, setup_logging
 
-
-@pytest.fixture(autouse=True)
-def keep_logging() -> Iterator[None]:
-    """setup_logging changes the root logger: put it back as pytest had it."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    noisy = {name: logging.getLogger(name).level for name in ("discord", "httpx", "telegram")}
-    yield
-    for h in root.handlers[:]:
-        root.removeHandler(h)
-    for h in handlers:
-        root.addHandler(h)
-    root.setLevel(level)
-    for name, lvl in noisy.items():
-        logging.getLogger(name).setLevel(lvl)
-    logging.captureWarnings(False)
+pytestmark = pytest.mark.usefixtures("keep_logging")
 
 
 def test_json_lines_carry_time_level_logger_message_and_the_traceback() -> None:

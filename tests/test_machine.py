@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.machine import in_ci
+from tests.helpers.machine import in_ci
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the browser tests, run in one process of their own
+BROWSER = ["tests/test_browser.py"]
 
 
 def browser_tests(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
@@ -22,7 +24,7 @@ def browser_tests(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess
     if ci is not None:
         env["CI"] = ci
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_browser.py"],
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *BROWSER],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -15,16 +15,15 @@ from bot.present.narrate import mark
 from bot.present.view import move_label, table_buttons
 from engine import GameState
 from renderer.marks import landings
-from tests.landing_shot import choice
-from tests.service_helpers import ANA
-from tests.test_marks import choices
-from tests.util import game, on, run
+from tests.helpers.landing_shot import choice
+from tests.helpers.rules import choices, game, on, run
+from tests.helpers.service import ANA
 
 BIA = User("test", "2", "Bia")
 #: Discord's longest button label (Telegram's are shorter on screen, not in bytes)
 MAX_LABEL = 80
 
-#: red after a 6 (tests/landing_shot.py): 1 out, 2 to an empty square, 3 captures, 4 home
+#: red after a 6 (tests/helpers/landing_shot.py): 1 out, 2 to an empty square, 3 captures, 4 home
 LABELS = {
     "en": ["1 → ① out", "2 → ②", "3 → ③ captures", "4 → ④ home"],
     "pt_BR": ["1 → ① sai da base", "2 → ②", "3 → ③ captura", "4 → ④ na casa final"],

@@ -4,7 +4,6 @@ would land on (renderer/marks.py), in every theme and rule set."""
 from __future__ import annotations
 
 import math
-import random
 
 import pytest
 from PIL import Image, ImageChops
@@ -14,8 +13,8 @@ from engine import COLOURS, GameState
 from renderer import THEMES, board_image, render_board
 from renderer import geometry as geo
 from renderer.marks import badge, landings, places
-from tests.landing_shot import SHOT, choice, shot
-from tests.util import game, run
+from tests.helpers.landing_shot import SHOT, choice, shot
+from tests.helpers.rules import choices, game, run
 
 SIZE = 600
 LAY = geo.Layout(SIZE)
@@ -202,24 +201,6 @@ def test_pieces_landing_together_share_their_square() -> None:
     assert all(mask.getpixel(c) == 255 for c in centres)
 
 
-def choices(rules: str, count: int, seed: int) -> list[GameState]:
-    """States of random games of ``rules`` where the player on turn must choose."""
-    rng = random.Random(seed)
-    out: list[GameState] = []
-    while len(out) < count:
-        state = engine.new_game(rules, 4)
-        while not state.is_over and len(out) < count:
-            if state.phase == "roll":
-                state, _ = engine.apply(state, {"roll": rng.randint(1, 6)})
-            else:
-                if len(engine.legal_moves(state)) > 1 and rng.random() < 0.1:
-                    out.append(state)
-                state, _ = engine.apply(
-                    state, {"move": rng.choice(engine.legal_moves(state)).piece}
-                )
-    return out
-
-
 @pytest.mark.parametrize("rules", engine.RULE_SETS)
 def test_every_rule_set_marks_each_choice_on_its_landing_square(rules: str) -> None:
     for state in choices(rules, 6, seed=23):
@@ -240,5 +221,5 @@ def test_render_board_draws_the_marks_unless_told_not_to() -> None:
 
 
 def test_the_picture_in_the_docs_is_the_board_drawn_today() -> None:
-    # python -m tests.landing_shot draws it again after a change to the marks
+    # python -m tests.helpers.landing_shot draws it again after a change to the marks
     assert SHOT.read_bytes() == shot()

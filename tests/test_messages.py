@@ -10,17 +10,15 @@ import pytest
 from bot.present.messages import say, say_all
 from bot.present.text import Text
 from bot.present.wording import MESSAGES
+from tests.helpers.languages import SAMPLE
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
 #: the code that says things: the hosting domain, the service, the presenter
-SOURCE = (
-    "\n".join(
-        p.read_text()
-        for folder in ("hosting", "present")
-        for p in sorted((BOT / folder).glob("*.py"))
-        if p.name != "messages.py"
-    )
-    + (BOT / "service.py").read_text()
+SOURCE = "\n".join(
+    p.read_text()
+    for folder in ("hosting", "present", "service")
+    for p in sorted((BOT / folder).glob("*.py"))
+    if p.name != "messages.py"
 )
 
 
@@ -59,97 +57,6 @@ def test_the_service_uses_keys_and_they_all_have_words() -> None:
     assert len(keys) > 40
     missing = sorted(k for k in keys if k not in MESSAGES)
     assert not missing
-
-
-SAMPLE = {
-    "who": "Ana",
-    "colour": "red",
-    "die": 6,
-    "piece": 2,
-    "frm": "12",
-    "to": "18",
-    "victim": "Ben",
-    "victim_colour": "green",
-    "steps": 6,
-    "why": "six",
-    "winners": "Ana",
-    "rules": "classic",
-    "host": "Ana",
-    "players": "Ana, Ben",
-    "platform": "Telegram",
-    "tournament": "tournament",
-    "count": 2,
-    "max": 4,
-    "timer": 120,
-    "low": 10,
-    "high": 86400,
-    "need": 2,
-    "options": "teams=True",
-    "rolls": "Ana 5, Ben 3",
-    "captures": True,
-    "bounce": False,
-    "reason": "overshoot",
-    "n": 3,
-    "other": "Bia",
-    "some": "1, 2",
-    "last": "3",
-    "name": "chess",
-    "option": "pieces",
-    "choices": "4, 5 or 6",
-    "value": "7",
-    "languages": "English, italiano",
-    "level": "expert",
-    "levels": "easy, normal, hard or expert",
-    "follow": 1,
-    "language": "it",
-    "title": "Final standings",
-    "path": "/tmp/ludo",
-    "pieces": "1: base, 2: 14",
-    "mark": "②",
-    "marks": "② on square 23",
-    "where": "base",
-    "games": "12 games",
-    "wins": "5 wins",
-    "rate": "42%",
-    "average": "1.8",
-    "rating": "1,512",
-    "certainty": "settled",
-    "ahead": 7,
-    "together": 12,
-    "change": "+23",
-    "podium": "Ana (1,512), Ben (1,400)",
-    "ratings": "Ana 1,512 (+23), Ben 987 (−12)",
-    "made": 14,
-    "suffered": 9,
-    "sixes": 40,
-    "home": 36,
-    "month": "November 2026",
-    "squares": "14, 22",
-    "target": 2,
-    "place": 1,
-    "example": "pt",
-    "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-    "seed": "74657374" * 8,
-    "new": "new",
-    "roll": "roll",
-    "move": "move",
-    "board": "board",
-    "end": "end",
-    "rematch": "rematch",
-    "stats": "stats",
-    "top": "top",
-    "forget": "forget",
-    "replay": "replay",
-    "record": "record",
-    "size": 16,
-    "rounds": 4,
-    "round": 2,
-    "table": 3,
-    "points": "4.5",
-    "tiebreak": "12",
-    "medal": "🥇",
-    "places": "🥇 Ana, 🥈 Ben, 🥉 Bia",
-}
 
 
 @pytest.mark.parametrize("key", sorted(MESSAGES))

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +16,9 @@ import pytest
 import engine
 from bot.app.cli import main
 from bot.hosting.dice import check
+from tests.helpers.cli import RECORD, ludo_bot
 
 ROOT = Path(__file__).resolve().parent.parent
-#: a short game from the start: two players
-SHORT = {
-    "rules": "classic",
-    "players": ["red", "yellow"],
-    "turn": "red",
-    "actions": [{"roll": 6}, {"move": 0}, {"roll": 3}, {"move": 0}],
-}
-
-
-def ludo_bot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
-    cmd = [exe] if exe else [sys.executable, "-m", "bot.app.cli"]
-    return subprocess.run([*cmd, *args], input=stdin, capture_output=True, text=True, timeout=120)
 
 
 def status(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -195,7 +180,7 @@ def test_verify_says_when_a_record_has_no_dice(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "plain.json"
-    path.write_text(json.dumps(SHORT))
+    path.write_text(json.dumps(RECORD))
     code, _, err = status(["verify", str(path)], capsys)
     assert code == 1
     assert "no dice" in one_line(err) and "--record" in one_line(err)
@@ -274,7 +259,7 @@ def test_render_refuses_a_file_name_of_another_kind(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], words: str
 ) -> None:
     path = tmp_path / "game.json"
-    path.write_text(json.dumps(SHORT))
+    path.write_text(json.dumps(RECORD))
     args = [a.replace("{d}", str(tmp_path)) for a in args]
     code, out, err = status(["render", str(path), *args], capsys)
     assert code == 2 and out == ""
@@ -287,7 +272,7 @@ def test_render_writes_what_its_file_name_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "game.json"
-    path.write_text(json.dumps(SHORT))
+    path.write_text(json.dumps(RECORD))
     png, gif = tmp_path / "Board.PNG", tmp_path / "game.gif"
     assert status(["render", str(path), "-o", str(png)], capsys)[0] == 0
     assert (

@@ -23,10 +23,10 @@ from bot.present import say
 from bot.present.after import replay_caption
 from bot.present.pictures import picture_names
 from bot.store import SqliteStore, Store
-from tests.conftest import FakeClock
-from tests.rating_check import expected_ratings
-from tests.service_helpers import ANA, BEN, CID
-from tests.test_after import CHAN, finished_game, rematch_button, service
+from tests.helpers.after import CHAN, finished_game, rematch_button, service
+from tests.helpers.rating_check import expected_ratings
+from tests.helpers.service import ANA, BEN, CID
+from tests.helpers.stores import FakeClock
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,8 +107,8 @@ def test_a_shared_account_cannot_forget() -> None:
         def forget(self, *args: object) -> int:
             raise AssertionError("a shared account reached the store")
 
-    from bot.faults import Outage
-    from bot.records import Records
+    from bot.service.faults import Outage
+    from bot.service.records import Records
 
     shared = User("telegram", "1087968824", "Group", shared=True)
     refused = Records(Nothing(), Outage()).forget(shared)  # type: ignore[arg-type]

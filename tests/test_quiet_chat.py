@@ -10,10 +10,10 @@ from bot.adapters.telegram.outbox import Outboxes, Pace, Pending, Turn
 from bot.hosting import Intent
 from bot.present import TableView, say, table_view
 from bot.present.view import MAX_STORY
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import Store
 from bot.store.pace import Limits, MemoryPacer
-from tests.service_helpers import ANA, BEN, Dice, person_on_turn
+from tests.helpers.service import ANA, BEN, Dice, person_on_turn
 
 
 def toast(view: TableView) -> str:

@@ -8,22 +8,14 @@ import pytest
 
 from bot.hosting import OVER, DamagedGame, Game, Intent, Refusal, Seat
 from bot.hosting.privacy import forget_in, named
-from bot.hosting.rating import (
-    BASE,
-    Played,
-    Rating,
-    games,
-    identity,
-    ratings,
-    rivals,
-)
+from bot.hosting.rating import BASE, Played, Rating, games, identity, ratings, rivals
 from bot.hosting.results import Entry, person_key, read_entry
 from bot.present import say, table_view
 from bot.store import Store
-from tests.conftest import FakeClock
-from tests.rating_check import expected_ratings, signed
-from tests.service_helpers import ANA, BEN, CID
-from tests.test_after import CHAN, finished_game, play_out, service
+from tests.helpers.after import CHAN, finished_game, play_out, service
+from tests.helpers.rating_check import expected_ratings, signed
+from tests.helpers.service import ANA, BEN, CID
+from tests.helpers.stores import FakeClock
 
 
 def entry(place: int, *, game: str, t: float, rules: str = "classic", **kw: object) -> bytes:
@@ -277,7 +269,7 @@ def test_a_rating_across_a_platforms_chats_counts_every_chat_in_order(
 ) -> None:
     """Two Telegram chats and a Discord one: a person's rating across Telegram is rated
     from both Telegram chats' games, in the order they finished, and nothing else."""
-    import bot.records as records_module
+    import bot.service.records as records_module
     from bot.present.after import stats_lines
 
     svc = service(store, clock)

@@ -17,9 +17,9 @@ from bot.adapters.discord import DiscordAdapter, DiscordSettings
 from bot.adapters.faults import FaultLog
 from bot.adapters.reach import Reach, within
 from bot.adapters.telegram.watch import PollingFilter
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import SqliteStore
-from tests.fake_discord import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 log = logging.getLogger("tests.reach")
 

@@ -11,10 +11,10 @@ import pytest
 from bot.adapters.reconcile import Notes, Reconciler, plan
 from bot.hosting import Intent
 from bot.present import TableView, parse_press, table_view
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import Store
-from tests.counting_store import CountingStore
-from tests.service_helpers import ANA, BEN, Dice, person_on_turn
+from tests.helpers.counting_store import CountingStore
+from tests.helpers.service import ANA, BEN, Dice, person_on_turn
 
 
 class FakeScreen:

@@ -20,13 +20,13 @@ from bot.app import cli
 from bot.app.config import load_settings, open_configured_store
 from bot.app.health import health_checks, store_kind
 from bot.app.web import start_web
-from bot.faults import Outage
-from bot.metrics import STORE_UP
+from bot.ops.metrics import STORE_UP
+from bot.service.faults import Outage
 from bot.store import RedisStore, StoreError
-from tests.local_redis import redis_binary, start_redis, stop_redis
-from tests.test_logs import keep_logging
+from tests.helpers.local_redis import redis_binary, start_redis, stop_redis
 
-__all__ = ["keep_logging"]  # autouse: the logging set up by `ludo-bot run` is put back
+#: the logging set up by `ludo-bot run` is put back after each test
+pytestmark = pytest.mark.usefixtures("keep_logging")
 
 
 SECRETS = ("qs3cret", "us3cret", "rs3cret", "ss3cret")
@@ -84,7 +84,7 @@ def test_the_start_error_never_shows_a_redis_secret(
 def locked_redis(tmp_path: Path) -> Iterator[tuple[Any, str]]:
     """A redis-server that wants the password ``qs3cret``: its process and URL."""
     exe = redis_binary()
-    assert exe is not None, "no redis-server binary (see tests/conftest.py)"
+    assert exe is not None, "no redis-server binary (see tests/plugin.py)"
     proc, url = start_redis(exe, tmp_path)
     raw = redis.Redis.from_url(url)
     raw.config_set("requirepass", "qs3cret")

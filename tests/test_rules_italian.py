@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import IllegalAction, LudoError, RecordError
-from tests.util import game, kinds, on, reasons, run, targets
+from tests.helpers.rules import game, kinds, on, onto_start, reasons, run, targets, turns_of
 
 START_SQUARES = (0, 13, 26, 39)
 STAR_SQUARES = (8, 21, 34, 47)
@@ -36,11 +36,7 @@ def test_italian_1_two_to_four_players_play(n: int, colours: tuple[str, ...]) ->
     state = engine.new_game("italian", n)
     assert state.players == colours
     assert state.pieces == {c: (0, 0, 0, 0) for c in colours}
-    seen = []
-    for _ in range(n + 1):
-        seen.append(state.turn)
-        state, _ev = run(state, "r1")
-    assert seen == [*colours, "red"]
+    assert turns_of(state, "r1", n + 1) == [*colours, "red"]
 
 
 @pytest.mark.parametrize("players", [1, 5, ["yellow"]])
@@ -209,15 +205,7 @@ def test_italian_4_star_squares_are_safe(square: int) -> None:
 def test_italian_4_all_start_squares_are_safe(square: int) -> None:
     # Italian 4: all four start squares are safe (for every colour).  Red never
     # walks onto its own start square 0, so green attacks there.
-    attacker = "green" if square == 0 else "red"
-    victim = [on("yellow", square), 0, 0, 0]
-    state = game(
-        "italian",
-        {attacker: [on(attacker, square) - 3, 0, 0, 0], "yellow": victim},
-        players=4,
-        turn=attacker,
-    )
-    state, events = run(state, "r3", "m0")
+    attacker, victim, state, events = onto_start("italian", square)
     assert state.pieces[attacker][0] == on(attacker, square)
     assert state.pieces["yellow"] == tuple(victim)
     assert "capture" not in kinds(events)

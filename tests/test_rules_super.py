@@ -9,12 +9,14 @@ Absolute track squares: start squares 0, 13, 26, 39; shelters (stars) 8, 21,
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import engine
 from engine import COLOURS, GameState, IllegalAction, RecordError
-from tests.util import game, kinds, reasons, refused, run, targets
-from tests.util import on as sq
+from tests.helpers.rules import game, kinds, reasons, refused, run, targets
+from tests.helpers.rules import on as sq
 
 HOME = 57
 BASE = [0, 0, 0, 0]
@@ -710,9 +712,9 @@ def test_super_9_ranking_ties_keep_seating_order() -> None:
 # section 7: the game record
 
 
-def test_super_record_bonus_move_is_a_move_without_roll() -> None:
-    # Section 7: a bonus move is {"move": i} with no roll before it.
-    record = {
+def capture_record(*actions: dict[str, int]) -> dict[str, Any]:
+    """A record of red's turn with a piece 2 short of green's lone piece: ``actions``."""
+    return {
         "rules": "super",
         "players": list(COLOURS),
         "position": {
@@ -722,8 +724,13 @@ def test_super_record_bonus_move_is_a_move_without_roll() -> None:
             "blue": BASE,
         },
         "turn": "red",
-        "actions": [{"roll": 2}, {"move": 0}, {"move": 1}],
+        "actions": list(actions),
     }
+
+
+def test_super_record_bonus_move_is_a_move_without_roll() -> None:
+    # Section 7: a bonus move is {"move": i} with no roll before it.
+    record = capture_record({"roll": 2}, {"move": 0}, {"move": 1})
     final = engine.replay(record)
     assert final.pieces["red"] == (12, 36, 0, 0)
     assert final.pieces["green"] == (0, 0, 0, 0)
@@ -734,18 +741,7 @@ def test_super_record_bonus_move_is_a_move_without_roll() -> None:
 def test_super_record_roll_while_bonus_due_is_illegal() -> None:
     # Section 7: rolling while a bonus move is due is not legal; the replay
     # stops naming the action's index.
-    record = {
-        "rules": "super",
-        "players": list(COLOURS),
-        "position": {
-            "red": [10, 30, 0, 0],
-            "green": [sq("green", 11), 0, 0, 0],
-            "yellow": BASE,
-            "blue": BASE,
-        },
-        "turn": "red",
-        "actions": [{"roll": 2}, {"move": 0}, {"roll": 4}],
-    }
+    record = capture_record({"roll": 2}, {"move": 0}, {"roll": 4})
     with pytest.raises(IllegalAction) as info:
         engine.replay(record)
     assert str(info.value).startswith("action 2:")

@@ -11,8 +11,8 @@ import pytest
 
 import engine
 from engine import IllegalAction, RecordError
-from tests.util import game, kinds, refused, run, targets
-from tests.util import on as sq
+from tests.helpers.rules import game, kinds, refused, run, targets
+from tests.helpers.rules import on as sq
 
 HOME = 57
 

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import shutil
 import signal
 import socket
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -18,27 +14,15 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app.runner import count_games, production_warnings
-from bot.metrics import REGISTRY
+from bot.ops.metrics import REGISTRY
 from bot.store import RedisStore, SqliteStore
-from tests.fake_telegram import TOKEN, FakeTelegram, free_port, make_user
+from tests.fakes.telegram import TOKEN, FakeTelegram, free_port, make_user
+from tests.helpers.cli import environment, start_ludo_bot
+
+pytestmark = pytest.mark.telegram
 
 ROOT = Path(__file__).resolve().parent.parent
 ANA = make_user(101, "Ana")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-def ludo_bot() -> list[str]:
-    exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
-    return [exe] if exe else [sys.executable, "-m", "bot.app.cli"]
 
 
 async def get(url: str) -> tuple[int, str]:
@@ -64,28 +48,27 @@ async def healthy(url: str, timeout: float = 30.0) -> str:
     raise AssertionError(f"/healthz never said ok: {last}")
 
 
+async def run_bot(
+    fake: FakeTelegram, tmp_path: Path, port: int, stderr: int, **env: str
+) -> asyncio.subprocess.Process:
+    """``ludo-bot run`` in ``tmp_path`` against ``fake`` (a SQLite file there, health on
+    ``port``), configured by ``env`` besides; its errors piped (``stderr``)."""
+    settings = environment(
+        TELEGRAM_TOKEN=TOKEN,
+        TELEGRAM_API_URL=fake.url,
+        LUDO_DATABASE=str(tmp_path / "run.sqlite3"),
+        LUDO_HEALTH_PORT=str(port),
+        PYTHONWARNINGS="ignore",
+        **env,
+    )
+    return await start_ludo_bot("run", env=settings, cwd=tmp_path, stderr=stderr)
+
+
 async def test_the_bot_serves_reports_its_health_and_stops_cleanly_on_sigterm(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
     port = free_port()
-    mine = ("TELEGRAM_", "DISCORD_", "REDIS_", "LUDO_", "LOG_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
-    env |= {
-        "TELEGRAM_TOKEN": TOKEN,
-        "TELEGRAM_API_URL": fake.url,
-        "LUDO_DATABASE": str(tmp_path / "run.sqlite3"),
-        "LUDO_HEALTH_PORT": str(port),
-        "LOG_FORMAT": "json",
-        "PYTHONWARNINGS": "ignore",
-    }
-    proc = await asyncio.create_subprocess_exec(
-        *ludo_bot(),
-        "run",
-        env=env,
-        cwd=str(tmp_path),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await run_bot(fake, tmp_path, port, asyncio.subprocess.PIPE, LOG_FORMAT="json")
     try:
         url = f"http://127.0.0.1:{port}"
         body = await healthy(url)
@@ -181,6 +164,7 @@ class Lines:
                 await asyncio.wait_for(self._new.wait(), left)
 
 
+@pytest.mark.slow
 async def test_telegram_unreachable_is_a_few_lines_and_sigterm_stops_at_once(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -188,23 +172,7 @@ async def test_telegram_unreachable_is_a_few_lines_and_sigterm_stops_at_once(
     not a traceback per retry; unreachable for 20 s, the bot still stops within 2 s of
     SIGTERM, saying why."""
     port = free_port()
-    mine = ("TELEGRAM_", "DISCORD_", "REDIS_", "LUDO_", "LOG_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
-    env |= {
-        "TELEGRAM_TOKEN": TOKEN,
-        "TELEGRAM_API_URL": fake.url,
-        "LUDO_DATABASE": str(tmp_path / "run.sqlite3"),
-        "LUDO_HEALTH_PORT": str(port),
-        "PYTHONWARNINGS": "ignore",
-    }
-    proc = await asyncio.create_subprocess_exec(
-        *ludo_bot(),
-        "run",
-        env=env,
-        cwd=str(tmp_path),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
+    proc = await run_bot(fake, tmp_path, port, asyncio.subprocess.STDOUT)
     assert proc.stdout is not None
     log = Lines(proc.stdout)
     try:
@@ -275,21 +243,12 @@ async def test_a_start_refused_at_its_checks_leaves_no_file(
             "cannot serve /healthz and /metrics on 127.0.0.1:",
         ),
     }
-    mine = ("TELEGRAM_", "DISCORD_", "REDIS_", "LUDO_", "LOG_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(mine)}
-    env |= {"TELEGRAM_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, "LUDO_HEALTH_HOST": "127.0.0.1"}
+    env = environment(TELEGRAM_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, LUDO_HEALTH_HOST="127.0.0.1")
     try:
         for name, (settings, words) in cases.items():
             folder = tmp_path / name
             folder.mkdir()
-            proc = await asyncio.create_subprocess_exec(
-                *ludo_bot(),
-                "run",
-                env=env | settings,
-                cwd=str(folder),
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
+            proc = await start_ludo_bot("run", env=env | settings, cwd=folder)
             _, err = await asyncio.wait_for(proc.communicate(), 60)
             said = err.decode()
             assert proc.returncode == 2, said

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from bot.hosting import Game, Intent, User
-from bot.service import GameService
-from tests.conftest import FakeClock, StoreFactory
+from bot.service.game import GameService
+from tests.helpers.stores import FakeClock, StoreFactory
 
 GAMES = 1000
 TIMER = 120

@@ -13,10 +13,10 @@ from bot.hosting.seasons import month_of, seasons
 from bot.present import say, table_view
 from bot.present.after import fame_lines
 from bot.store import Store
-from tests.conftest import FakeClock
-from tests.rating_check import expected_top
-from tests.service_helpers import ANA, BEN, CID
-from tests.test_after import CHAN, finished_game, service
+from tests.helpers.after import CHAN, finished_game, service
+from tests.helpers.rating_check import expected_top
+from tests.helpers.service import ANA, BEN, CID
+from tests.helpers.stores import FakeClock
 
 
 def at(year: int, month: int, day: int) -> float:

@@ -11,7 +11,7 @@ import redis
 
 from bot.app.config import load_settings, open_configured_store
 from bot.store import RedisStore, StoreError
-from tests.local_redis import redis_binary, start_redis, start_sentinel, stop_redis
+from tests.helpers.local_redis import redis_binary, start_redis, start_sentinel, stop_redis
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 import engine
 from bot.hosting import Game
 from bot.store import RedisStore, SqliteStore, Store
-from tests.service_helpers import ANA, BEN, CID, DEE, person_on_turn, service
+from tests.helpers.service import ANA, BEN, CID, DEE, person_on_turn, service
 
 ROUNDS = 250
 

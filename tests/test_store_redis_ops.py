@@ -15,14 +15,14 @@ import redis
 
 from bot.store import Kept, RedisStore, Shown, Stored, StoreError, StoreUnavailable
 from bot.store.buckets import new_game_id
-from tests.conftest import StoreFactory
-from tests.local_redis import LocalRedis, redis_binary, start_sentinel, stop_redis
+from tests.helpers.local_redis import LocalRedis, redis_binary, start_sentinel, stop_redis
+from tests.helpers.stores import StoreFactory
 
 
 @pytest.fixture
 def exe() -> str:
     found = redis_binary()
-    assert found is not None, "no redis-server binary (see tests/conftest.py)"
+    assert found is not None, "no redis-server binary (see tests/plugin.py)"
     return found
 
 

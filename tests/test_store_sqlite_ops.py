@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from bot.store import SqliteStore, Stored, StoreError
-from tests.conftest import FakeClock
-from tests.service_helpers import ANA, BEN, Reply, current, play_out, service, step
-from tests.unprivileged import unprivileged
+from tests.helpers.service import ANA, BEN, Reply, current, play_out, service, step
+from tests.helpers.stores import FakeClock
+from tests.helpers.unprivileged import unprivileged
 
 # -- backup -------------------------------------------------------------------------
 

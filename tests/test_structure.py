@@ -1,20 +1,27 @@
-"""The shape of the code: short modules, no private imports, no import cycles.
+"""The shape of the code: short modules in layers, no private imports, no import cycles.
 
 Every module of the three packages (``engine``, ``renderer``, ``bot``) is checked
 on its own, so a failure names the file and the import at fault:
 
-* a module is at most ``MAX_LINES`` lines long;
+* a module is at most ``SHORT`` lines long: 10% under the cap of ``MAX_LINES``, so a
+  module that grows is split by concept before it is squeezed;
 * no module imports a private name (``_name``, dunders are fine) from another
   project module, nor reads one as ``module._name``;
 * no module is part of an import cycle among project modules.  Every import
   counts, also one inside a function; ``from pkg import name`` is an import of
   ``pkg.name`` when that is a module.  A package's ``__init__`` importing its
-  own submodules is no cycle by itself: a submodule importing the package back is.
+  own submodules is no cycle by itself: a submodule importing the package back is;
+* every module belongs to one of the ``LAYERS`` and imports only from its own layer
+  and those below it (the README's developer map, ``docs/architecture.md``);
+* ``bot/`` holds packages only, and its face, ``bot/__init__.py``;
+* the picture of the layers, ``docs/architecture.svg``, is the one
+  ``docs/make_architecture.py`` draws from the code's imports now.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -25,7 +32,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "renderer", "bot")
+#: the cap on a module's length, and what a module is held to: 10% under it
 MAX_LINES = 400
+SHORT = MAX_LINES * 9 // 10
+#: the layers, highest first: each imports only from itself and those after it
+LAYERS = (
+    "bot.app",
+    "bot.adapters",
+    "bot.web",
+    "bot.present",
+    "bot.service",
+    "bot.limits",
+    "bot.hosting",
+    "bot.players",
+    "bot.store",
+    "bot.ops",
+    "renderer",
+    "engine",
+)
 
 
 def module_files() -> list[Path]:
@@ -51,6 +75,8 @@ def rel(path: Path) -> str:
 
 FILES = module_files()
 MODULES = {module_name(p): p for p in FILES}
+#: the script that draws docs/architecture.svg
+DRAWER = ROOT / "docs" / "make_architecture.py"
 
 
 def is_private(name: str) -> bool:
@@ -210,10 +236,18 @@ def cycle_through(start: str, component: tuple[str, ...]) -> list[str]:
     raise AssertionError(f"{start} has no way back to itself")  # pragma: no cover
 
 
+def layer_of(module: str) -> str | None:
+    """The layer ``module`` belongs to (None: ``bot`` itself, the face of the layers)."""
+    return next((x for x in LAYERS if module == x or module.startswith(x + ".")), None)
+
+
 @pytest.mark.parametrize("path", FILES, ids=rel)
 def test_module_is_short(path: Path) -> None:
     n = len(path.read_text(encoding="utf-8").splitlines())
-    assert n <= MAX_LINES, f"{rel(path)} has {n} lines, more than {MAX_LINES}: split it by concept"
+    assert n <= SHORT, (
+        f"{rel(path)} has {n} lines, more than {SHORT} (10% under the cap of {MAX_LINES}): "
+        "split it by concept"
+    )
 
 
 @pytest.mark.parametrize("path", FILES, ids=rel)
@@ -258,8 +292,50 @@ def test_module_is_in_no_import_cycle(path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("path", FILES, ids=rel)
+def test_module_imports_from_no_higher_layer(path: Path) -> None:
+    name = module_name(path)
+    layer = layer_of(name)
+    if name == "bot":
+        assert not graph()[name], "bot/__init__.py is the face of the layers: it imports none"
+        return
+    assert layer is not None, f"{rel(path)} is in no layer: add its package to LAYERS"
+    edges = graph()[name]
+    up = [
+        f"{rel(path)}:{line} imports {target} (layer {layer_of(target)}, above {layer})"
+        for target, line in sorted(edges.items(), key=lambda e: e[1])
+        if (above := layer_of(target)) is not None and LAYERS.index(above) < LAYERS.index(layer)
+    ]
+    assert not up, "imports from a higher layer:\n" + "\n".join(up)
+
+
+def test_bot_holds_packages_only() -> None:
+    loose = sorted(p.name for p in (ROOT / "bot").glob("*.py") if p.name != "__init__.py")
+    assert not loose, f"modules loose at bot/'s root (put each in its package): {loose}"
+    for folder in sorted(p for p in (ROOT / "bot").iterdir() if p.is_dir()):
+        if folder.name.startswith((".", "__")) or not any(folder.rglob("*.py")):
+            continue  # data (bot/locale)
+        assert (folder / "__init__.py").exists(), f"bot/{folder.name}/ has no __init__.py"
+        assert f"bot.{folder.name}" in LAYERS, f"bot/{folder.name}/ is in no layer of LAYERS"
+
+
+def test_the_architecture_picture_is_up_to_date(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("make_architecture", DRAWER)
+    assert spec is not None and spec.loader is not None
+    drawer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(drawer)
+    drawn = tmp_path / "architecture.svg"
+    drawer.main([str(drawn)])
+    committed = ROOT / "docs" / "architecture.svg"
+    assert drawn.read_text(encoding="utf-8") == committed.read_text(encoding="utf-8"), (
+        "docs/architecture.svg is not the picture of the code's imports now: "
+        "run python docs/make_architecture.py"
+    )
+
+
 def test_the_checks_see_every_package() -> None:
     for package in PACKAGES:
         assert package in MODULES, f"{package}/__init__.py not found"
     assert "engine.game" in graph()["engine.record"]  # from .game import new_game
     assert "engine.state" in graph()["engine"]
+    assert {layer_of(m) for m in MODULES} == {*LAYERS, None}  # every layer has modules

@@ -10,23 +10,21 @@ import io
 import json
 import random
 import re
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from bot.adapters.telegram import TelegramAdapter
 from bot.hosting import OVER, Game
 from bot.hosting.dice import check
 from bot.present.after import month_name, this_month
-from bot.service import GameService
 from bot.store import SqliteStore, Store
-from tests.fake_telegram import FakeMessage, FakeTelegram, make_user
-from tests.rating_check import expected_told, expected_top
-from tests.test_telegram import IMAGE_SIZE, Bot, game_id_of, plain, play
+from tests.fakes.telegram import FakeMessage, FakeTelegram, make_user
+from tests.helpers.rating_check import expected_told, expected_top
+from tests.helpers.telegram import Bot, game_id_of, plain, running
+
+pytestmark = pytest.mark.telegram
 
 ANA = make_user(201, "Ana", "Silva")
 BEN = make_user(202, "Ben")
@@ -37,44 +35,9 @@ PEOPLE = {u["id"]: u for u in (ANA, BEN, CID)}
 LIMIT = 8 * 1024 * 1024
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def db(path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(path), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
-
-
-@asynccontextmanager
-async def running(fake: FakeTelegram, store: Store, clock: Any) -> AsyncIterator[Bot]:
-    """The bot with the dice anyone can verify (no test die)."""
-    bot = Bot(fake, store, clock)
-    bot.service = GameService(store, clock=clock)
-    bot.adapter = TelegramAdapter(
-        bot.service, fake.token, api_url=fake.url, image_size=IMAGE_SIZE, group_rate=0,
-        overall_rate=0,
-    )  # fmt: skip
-    await bot.adapter.start()
-    try:
-        yield bot
-    finally:
-        await bot.adapter.stop()
+#: the bot with the dice anyone can verify (the service's own, no test die), and private
+#: chats paced as the adapter paces them by default
+FAIR = {"seed": None, "private_interval": 1.0}
 
 
 def newest(fake: FakeTelegram, chat_id: int, label: str) -> FakeMessage:
@@ -86,7 +49,7 @@ def newest(fake: FakeTelegram, chat_id: int, label: str) -> FakeMessage:
 
 async def a_game_to_the_end(bot: Bot, chat_id: int, board: FakeMessage, rng: random.Random) -> Game:
     game_id = game_id_of(board)
-    await play(bot, chat_id, game_id, PEOPLE, presses=4000, rng=rng)
+    await bot.play(chat_id, game_id, PEOPLE, presses=4000, rng=rng)
     game = bot.game(game_id)
     assert game.status == OVER
     return game
@@ -105,13 +68,14 @@ def animation_ok(data: bytes) -> int:
         return int(gif.n_frames)
 
 
+@pytest.mark.slow
 async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
-    fake: FakeTelegram, db: Store, path: Path, clock: Any
+    fake: FakeTelegram, db: Store, db_path: Path, clock: Any
 ) -> None:
     group = fake.group("Revanche")
     chat = group["id"]
     rng = random.Random(4)
-    async with running(fake, db, clock) as bot:
+    async with running(fake, db, clock, **FAIR) as bot:
         await bot.say(group, ANA, "/ludo italian pieces_to_win=2")
         lobby = newest(fake, chat, "Join")
         for user in (BEN, CID):
@@ -198,10 +162,10 @@ async def test_after_two_games_rematch_top_stats_replay_record_and_forget(
 
     # a restart, and the games themselves expire: the stats and the last game stay
     clock.advance(3601)
-    again = SqliteStore(str(path), ttl=3600, clock=clock)
+    again = SqliteStore(str(db_path), ttl=3600, clock=clock)
     try:
         assert again.load(first.id) is None and again.load(second.id) is None
-        async with running(fake, again, clock) as bot:
+        async with running(fake, again, clock, **FAIR) as bot:
             assert said(await bot.say(group, BEN, "/ludo top")).splitlines() == top
             calls = await bot.say(group, ANA, "/ludo replay")
             (replay,) = [c for c in calls if c.method == "sendAnimation" and c.ok]

@@ -5,39 +5,20 @@ another theme, an unknown one refused."""
 from __future__ import annotations
 
 import html
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.present.alt import alt_text
 from bot.present.pictures import board_png
-from bot.store import SqliteStore, Store
-from tests.fake_telegram import FakeTelegram, make_user
-from tests.test_telegram import IMAGE_SIZE, game_id_of, plain, running
+from bot.store import Store
+from tests.fakes.telegram import FakeTelegram, make_user
+from tests.helpers.telegram import IMAGE_SIZE, game_id_of, plain, running
+
+pytestmark = pytest.mark.telegram
 
 ANA = make_user(301, "Ana")
 BEN = make_user(302, "Ben")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 async def test_the_board_in_words_and_a_theme(fake: FakeTelegram, db: Store, clock: Any) -> None:

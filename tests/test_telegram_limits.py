@@ -6,8 +6,6 @@ a limiter whose store is down lets everyone in, and a person's quota of open gam
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,46 +13,20 @@ import redis
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.hosting import PLAYING
-from bot.limits import Limiter, LimitSettings, Rate
-from bot.metrics import REGISTRY
-from bot.quotas import Quotas
-from bot.service import GameService
-from bot.store import SqliteStore, Store
+from bot.limits.quotas import Quotas
+from bot.limits.rate import Limiter, LimitSettings, Rate
+from bot.ops.metrics import REGISTRY
+from bot.service.game import GameService
+from bot.store import Store
 from bot.store.limits import MemoryBuckets, MemoryOpenGames
 from bot.store.redis_limits import RedisBuckets
 from bot.store.redis_ops import client_options
-from tests.conftest import FakeClock
-from tests.fake_telegram import FakeTelegram, free_port, make_user
-from tests.service_helpers import Dice
-from tests.test_telegram import (
-    IMAGE_SIZE,
-    Bot,
-    Call,
-    game_id_of,
-    on_turn,
-    plain,
-    running,
-)
-from tests.test_telegram import no_logged_errors as no_logged_errors
+from tests.fakes.telegram import Call, FakeTelegram, free_port, make_user
+from tests.helpers.service import Dice
+from tests.helpers.stores import FakeClock
+from tests.helpers.telegram import IMAGE_SIZE, Bot, game_id_of, plain, running
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
+pytestmark = [pytest.mark.telegram, pytest.mark.usefixtures("no_logged_errors")]
 
 
 ANA = make_user(301, "Ana", language_code="pt-br")
@@ -107,7 +79,7 @@ async def test_a_person_flooding_is_turned_away_while_the_others_play_on(
         await bot.click(lobby, BEN, label="Start")
         game = bot.game(game_id)
         assert game.status == PLAYING
-        while on_turn(bot, game_id) != str(ANA["id"]):  # Ben plays until it is Ana's turn
+        while bot.on_turn(game_id) != str(ANA["id"]):  # Ben plays until it is Ana's turn
             board = [m for m in fake.chat_messages(group["id"]) if m.keyboard][-1]
             await bot.click(board, BEN, data=board.buttons[0]["callback_data"])
             time.advance(60)
@@ -185,7 +157,7 @@ async def test_a_limiter_whose_store_is_down_never_blocks_play(
     dead = redis.Redis.from_url(f"redis://127.0.0.1:{port}", **client_options())
     buckets = RedisBuckets(dead, "ludo:{ludo}:", f"127.0.0.1:{port}")
     settings = LimitSettings(Rate(1, 0.01), Rate(1, 0.01), 0, 0)
-    with caplog.at_level(logging.WARNING, logger="bot.limits"):
+    with caplog.at_level(logging.WARNING, logger="bot.limits.rate"):
         async with running(fake, db, clock, limiter=Limiter(buckets, settings)) as bot:
             group = fake.group()
             await bot.say(group, BEN, "/ludo classic")
@@ -193,7 +165,7 @@ async def test_a_limiter_whose_store_is_down_never_blocks_play(
             for user in (ANA, CID, DEE):
                 await bot.click(lobby, user, data=lobby.buttons[0]["callback_data"])
             assert len(bot.game(game_id_of(lobby)).seats) == 4, "everyone joined"
-    warned = [r.getMessage() for r in caplog.records if r.name == "bot.limits"]
+    warned = [r.getMessage() for r in caplog.records if r.name == "bot.limits.rate"]
     assert len(warned) == 1 and "rate limits are off" in warned[0], warned
     dead.close()
 

@@ -8,8 +8,6 @@ button in a group, a URL of another scheme)."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,39 +17,22 @@ from telegram.error import BadRequest
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import MiniApp, TelegramAdapter
+from bot.app.board import board_keys
 from bot.app.config import load_settings
 from bot.app.runner import build_adapters
 from bot.hosting import PLAYING
 from bot.present import Text, say
-from bot.service import GameService
-from bot.store import SqliteStore, Store
-from bot.web.setup import board_keys
-from tests.fake_telegram import BOT_USERNAME, FakeMessage, FakeTelegram, make_user
-from tests.test_telegram import game_id_of, on_turn, running
+from bot.service.game import GameService
+from bot.store import Store
+from tests.fakes.telegram import BOT_USERNAME, FakeMessage, FakeTelegram, make_user
+from tests.helpers.telegram import game_id_of, running
+
+pytestmark = pytest.mark.telegram
 
 ANA = make_user(401, "Ana")
 BEN = make_user(402, "Ben", language_code="pt-br")
 APP = MiniApp("ludoboard", "https://ludo.example/board/")
 OPEN = "Open the board"
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def board_row(message: FakeMessage) -> list[dict[str, Any]]:
@@ -110,7 +91,7 @@ async def test_a_group_table_links_the_mini_app_while_the_game_is_on(
             assert board_row(board) == [{"text": OPEN, "url": link(game_id)}]
             labels = [b["text"] for row in game_rows(board) for b in row]
             label = "Roll" if "Roll" in labels else rng.choice(labels)
-            turn = on_turn(bot, game_id)
+            turn = bot.on_turn(game_id)
             assert turn is not None
             click = await bot.click(board, people[int(turn)], label=label)
             kinds |= {c.method for c in click.calls if c.ok}

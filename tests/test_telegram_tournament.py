@@ -8,7 +8,6 @@ results."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,21 +17,13 @@ from bot.adapters.telegram.screen import PREFIX
 from bot.hosting import LOBBY, PLAYING
 from bot.hosting.tour_codec import load
 from bot.store import SqliteStore
-from tests.fake_telegram import BOT_ID, FakeMessage, FakeTelegram, make_user
-from tests.test_telegram import Bot, plain
-from tests.tour_check import check_knockout_told, check_swiss_told, tables
+from tests.fakes.telegram import BOT_ID, FakeMessage, FakeTelegram, make_user
+from tests.helpers.telegram import Bot, plain
+from tests.helpers.tour_check import check_knockout_told, check_swiss_told, tables
+
+pytestmark = pytest.mark.telegram
 
 PEOPLE = [make_user(300 + k, f"P{k + 1}") for k in range(12)]
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
 
 
 def text_of(m: FakeMessage) -> str:
@@ -112,6 +103,7 @@ def winners_message(fake: FakeTelegram, chat: int) -> str:
     return text_of(won[0])
 
 
+@pytest.mark.slow
 async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
     fake: FakeTelegram, tmp_path: Path, clock: Any
 ) -> None:
@@ -169,6 +161,7 @@ async def test_a_swiss_of_eight_in_three_rounds_with_a_restart(
         store.close()
 
 
+@pytest.mark.slow
 async def test_a_knockout_of_twelve_to_its_final_table(
     fake: FakeTelegram, tmp_path: Path, clock: Any
 ) -> None:

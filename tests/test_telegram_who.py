@@ -6,48 +6,19 @@ adds or removes computer players."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.hosting import PLAYING
 from bot.hosting.results import read_entry
-from bot.store import Kept, SqliteStore, Store
-from tests.fake_telegram import FakeTelegram, make_user
-from tests.test_telegram import (
-    ANA,
-    BEN,
-    CID,
-    game_id_of,
-    no_logged_errors,  # noqa: F401  (a fixture: no error logged)
-    open_lobby,
-    running,
-    seat,
-    start,
-)
+from bot.store import Kept, Store
+from tests.fakes.telegram import FakeTelegram, make_user
+from tests.helpers.telegram import ANA, BEN, CID, game_id_of, running
+
+pytestmark = [pytest.mark.telegram, pytest.mark.usefixtures("no_logged_errors")]
 
 POST_AS_YOURSELF = "Post as yourself to play, not as a channel or an anonymous admin."
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def answers(calls: list[Any]) -> list[str]:
@@ -60,10 +31,7 @@ async def test_a_channel_poster_or_an_anonymous_admin_cannot_join_end_or_forget(
     group = fake.group("Shared accounts")
     news = fake.channel("Ludo news")
     async with running(fake, db, clock, seed=2) as bot:
-        lobby = await open_lobby(bot, group, ANA)
-        game_id = game_id_of(lobby)
-        await seat(bot, lobby, ANA, [BEN])
-        await start(bot, lobby, ANA)
+        game_id = await bot.started(group, ANA, [BEN])
         before = bot.stored(game_id)
         for text in ("/end", "/join", "/roll", "/leave", "/language it", "/ludo forget"):
             for channel in (news, None):
@@ -112,10 +80,7 @@ async def test_a_creator_who_left_cannot_end_and_the_next_seated_person_can(
 ) -> None:
     group = fake.group("Hand over")
     async with running(fake, db, clock, seed=2) as bot:
-        lobby = await open_lobby(bot, group, ANA)
-        game_id = game_id_of(lobby)
-        await seat(bot, lobby, ANA, [BEN, CID])
-        await start(bot, lobby, ANA)
+        game_id = await bot.started(group, ANA, [BEN, CID])
         await bot.say(group, ANA, "/leave")
         game = bot.game(game_id)
         assert game.status == PLAYING and game.creator.id == str(BEN["id"])
@@ -134,9 +99,9 @@ async def test_only_the_host_or_a_chat_admin_adds_or_removes_computers(
     dee = make_user(105, "Dee")
     fake.set_member(group, dee, "administrator")
     async with running(fake, db, clock, seed=2) as bot:
-        lobby = await open_lobby(bot, group, ANA)
+        lobby = await bot.open_lobby(group, ANA)
         game_id = game_id_of(lobby)
-        await seat(bot, lobby, ANA, [BEN, dee])
+        await bot.seat(lobby, ANA, [BEN, dee])
         for label in ("Add computer", "Remove computer"):
             before = bot.stored(game_id)
             click = await bot.click(lobby, BEN, label=label)

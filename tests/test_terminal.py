@@ -13,10 +13,8 @@ import os
 import pty
 import re
 import select
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +25,7 @@ from bot.app.cli import build_parser, main
 from bot.app.terminal import cmd_play
 from bot.present import Text, say
 from bot.present.narrate import one_of
+from tests.helpers.cli import ludo_bot_command
 
 ROOT = Path(__file__).resolve().parent.parent
 #: a small game: two players, two pieces home win, a piece comes out on any roll
@@ -39,11 +38,6 @@ ASK = r"Piece number\? $"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def command() -> list[str]:
-    exe = shutil.which("ludo-bot", path=str(Path(sys.executable).parent))
-    return [exe] if exe else [sys.executable, "-m", "bot.app.cli"]
-
-
 def environment(**more: str) -> dict[str, str]:
     """The environment of a colour terminal 100 columns wide."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "LINES")}
@@ -54,7 +48,7 @@ class Terminal:
     """``ludo-bot play ARGS`` in a pseudo-terminal: read what it shows, type to it."""
 
     def __init__(self, *args: str, **env_more: str) -> None:
-        argv = [*command(), "play", *args]
+        argv = [*ludo_bot_command(), "play", *args]
         env = environment(**env_more)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command, with the terminal as its own
@@ -219,7 +213,7 @@ def run_in_a_pipe(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str
     (tmp_path / "tmp").mkdir()
     (tmp_path / "cwd").mkdir()
     return subprocess.run(
-        [*command(), "play", *args],
+        [*ludo_bot_command(), "play", *args],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

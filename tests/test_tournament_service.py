@@ -4,82 +4,18 @@ of a round, and the standings checked against an independent count of the kept r
 
 from __future__ import annotations
 
-import random
-
 from bot.hosting import LOBBY, PLAYING, Intent, User
 from bot.hosting import tournament as tour
-from bot.service import GameService
-from bot.store import Store
-from bot.tournaments import Tournaments, TourOutcome
-from tests.conftest import FakeClock, StoreFactory
-from tests.tour_check import knockout_podium, knockout_through, swiss_order, swiss_points, tables
-
-CHANNEL = "telegram:-1001"
-
-
-def people(n: int) -> list[User]:
-    return [User("telegram", str(k + 1), f"P{k + 1}") for k in range(n)]
-
-
-def services(store: Store, clock: FakeClock, seed: int = 7) -> tuple[GameService, Tournaments]:
-    rng = random.Random(seed)
-    svc = GameService(
-        store, dice=lambda: rng.randint(1, 6), draw=lambda n: rng.randrange(n), clock=clock
-    )
-    return svc, Tournaments(svc)
-
-
-def sign_up(tours: Tournaments, users: list[User], **kw: object) -> TourOutcome:
-    out = tours.open(CHANNEL, users[0], "classic", timer=30, **kw)  # type: ignore[arg-type]
-    assert out.refusal is None, out.refusal
-    for u in users[1:]:
-        out = tours.act(CHANNEL, u, "join")
-        assert out.refusal is None, out.refusal
-    return out
-
-
-def run(svc: GameService, tours: Tournaments, clock: FakeClock, present: set[str]) -> list:
-    """Play until the tournament is over: the people in ``present`` say yes and play the
-    tables they are at (their moves by the first legal button); the rest never come, and
-    the timer gives their seats to the computer.  The tournaments' news, in order."""
-    news: list = []
-    for _ in range(20_000):
-        t = tours.get(CHANNEL)
-        if t is None:
-            return news
-        game = svc.game_in(CHANNEL)
-        if game is None:
-            clock.advance(31)
-            for o in svc.fire_due():
-                news += o.game.news if o.game else []
-            continue
-        acted = False
-        if game.status == LOBBY:
-            for seat in game.waiting:
-                if seat.user is not None and seat.user.id in present:
-                    out = svc.act(CHANNEL, seat.user, Intent("join"))
-                    assert out.refusal is None
-                    news += out.game.news if out.game else []
-                    acted = True
-                    break
-        elif game.status == PLAYING:
-            seat = game.on_turn()
-            if seat is not None and seat.user is not None and seat.user.id in present:
-                state = game.state
-                assert state is not None
-                if state.phase == "roll":
-                    out = svc.act(CHANNEL, seat.user, Intent("roll"))
-                else:
-                    moves = svc.movable(CHANNEL, seat.user)
-                    out = svc.act(CHANNEL, seat.user, Intent("move", moves[0].piece + 1))
-                assert out.refusal is None, out.refusal
-                news += out.game.news if out.game else []
-                acted = True
-        if not acted:
-            clock.advance(31)
-            for o in svc.fire_due():
-                news += o.game.news if o.game else []
-    raise AssertionError("the tournament never ended")
+from bot.service.outcome import TourOutcome
+from tests.helpers.stores import FakeClock, StoreFactory
+from tests.helpers.tour_check import (
+    knockout_podium,
+    knockout_through,
+    swiss_order,
+    swiss_points,
+    tables,
+)
+from tests.helpers.tournament import CHANNEL, people, run, run_one, services, sign_up
 
 
 def test_swiss_of_eight_in_three_rounds_with_a_restart(
@@ -114,29 +50,6 @@ def test_swiss_of_eight_in_three_rounds_with_a_restart(
     assert [r.key for r in rows] == swiss_order(played, names)
     assert len(final.tables) == 6 and all(x.done for x in final.tables)
     assert tours.get(CHANNEL) is None  # the channel is free for the next one
-
-
-def run_one(svc: GameService, tours: Tournaments, clock: FakeClock, present: set[str]) -> None:
-    """One step of :func:`run`: a press by someone present, or the clock moved on."""
-    game = svc.game_in(CHANNEL)
-    if game is not None and game.status == LOBBY:
-        for seat in game.waiting:
-            if seat.user is not None and seat.user.id in present:
-                svc.act(CHANNEL, seat.user, Intent("join"))
-                return
-    if game is not None and game.status == PLAYING:
-        seat = game.on_turn()
-        if seat is not None and seat.user is not None and seat.user.id in present:
-            state = game.state
-            assert state is not None
-            if state.phase == "roll":
-                svc.act(CHANNEL, seat.user, Intent("roll"))
-            else:
-                moves = svc.movable(CHANNEL, seat.user)
-                svc.act(CHANNEL, seat.user, Intent("move", moves[0].piece + 1))
-            return
-    clock.advance(31)
-    svc.fire_due()
 
 
 def test_knockout_of_twelve_to_the_final(make_store: StoreFactory, clock: FakeClock) -> None:
@@ -243,7 +156,7 @@ def test_a_chat_whose_rooms_cannot_be_made_plays_one_table_after_another(
 def test_a_team_tournament_of_eight(make_store: StoreFactory, clock: FakeClock) -> None:
     """Italian teams, Swiss of two rounds: each table two against two, each partner
     scoring the team's result, as an independent count of the kept results says."""
-    from tests.tour_check import team_points
+    from tests.helpers.tour_check import team_points
 
     users = people(8)
     svc, tours = services(make_store(), clock)
@@ -291,8 +204,8 @@ def test_ending_a_tournament_ends_every_table_of_its_round(
 def test_a_damaged_tournament_is_let_go_and_a_new_one_opens(
     make_store: StoreFactory, clock: FakeClock
 ) -> None:
+    from bot.service.tour_store import key_of
     from bot.store import new_game_id
-    from bot.tournaments import key_of
 
     store = make_store()
     users = people(2)

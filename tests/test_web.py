@@ -9,7 +9,7 @@ import contextlib
 import gc
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,44 +24,15 @@ from bot.app.config import load_settings
 from bot.app.runner import serve
 from bot.app.web import IDLE_SECONDS, WebServer, start_web
 from bot.hosting import PLAYING
-from bot.store import SqliteStore, Store
-from tests.fake_telegram import FakeTelegram, free_port
-from tests.test_telegram import (
-    ANA,
-    BEN,
-    Bot,
-    game_id_of,
-    no_logged_errors,
-    open_lobby,
-    plain,
-    running,
-    seat,
-    start,
-)
+from bot.store import Store
+from tests.fakes.telegram import FakeTelegram, free_port
+from tests.helpers.telegram import ANA, BEN, Bot, plain, running
 
-__all__ = ["no_logged_errors"]  # autouse: a test in which an error is logged fails
+pytestmark = [pytest.mark.telegram, pytest.mark.usefixtures("no_logged_errors")]
+
 
 MB = 1024 * 1024
 HOOK_URL = "https://bot.example/telegram"
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def rss_mb() -> float:
@@ -102,10 +73,7 @@ async def test_a_forged_update_without_the_derived_secret_ends_nobodys_game(
 ) -> None:
     group = fake.group("Forged")
     async with running(fake, db, clock, seed=2) as bot:  # a game played by polling
-        lobby = await open_lobby(bot, group, ANA)
-        game_id = game_id_of(lobby)
-        await seat(bot, lobby, ANA, [BEN])
-        await start(bot, lobby, ANA)
+        game_id = await bot.started(group, ANA, [BEN])
     assert bot.game(game_id).status == PLAYING
     # the bot again, in webhook mode with no secret configured, as `ludo-bot run` runs it
     port = free_port()
@@ -303,6 +271,7 @@ async def closed_within(reader: asyncio.StreamReader, seconds: float) -> tuple[b
     return data, loop.time() - started
 
 
+@pytest.mark.slow
 async def test_a_slow_client_is_cut_within_the_deadline(
     fake: FakeTelegram, db: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,19 +13,18 @@ import pytest
 
 from bot.hosting import Intent
 from bot.present.buttons import game_button
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import SqliteStore
 from bot.web.auth import SPECTATOR, Session
 from bot.web.words import WORDS, words
-from tests.service_helpers import Dice
-from tests.web_server import (
+from tests.helpers.service import Dice, playing
+from tests.helpers.telegram import init_data
+from tests.helpers.web_server import (
     ANA,
     BEN,
     CID,
     Served,
     connect,
-    init_data,
-    playing,
     post_session,
     receive,
     serve_board,
@@ -45,12 +44,6 @@ async def served(service: GameService) -> AsyncIterator[Served]:
         yield s
     finally:
         await s.close()
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as h:
-        yield h
 
 
 async def test_a_player_presses_and_every_viewer_sees_the_move(
@@ -221,7 +214,7 @@ async def test_a_rematch_takes_the_tables_viewers_along(
     service: GameService, served: Served, http: aiohttp.ClientSession
 ) -> None:
     from bot.web.auth import PLAYER
-    from tests.chat_scenarios import finished_game
+    from tests.helpers.chat_scenarios import finished_game
 
     channel = "tg:-500"
     old = finished_game(service.store, channel)

@@ -14,19 +14,22 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.app.board import board_routes, make_board
 from bot.app.config import load_settings
 from bot.app.web import start_web
 from bot.hosting import User
-from bot.outcome import Outcome
 from bot.present.buttons import game_button
-from bot.service import GameService
+from bot.service.game import GameService
+from bot.service.outcome import Outcome
 from bot.store import SqliteStore, Store
 from bot.web.discord import INSTANCE_SECONDS, RECHECK_SECONDS, DiscordOAuth, DiscordRefused
-from bot.web.setup import board_routes, make_board
 from bot.web.words import words
-from tests.fake_discord import FakeDiscord
-from tests.test_discord import ANA, BEN, CID, Harness
-from tests.web_server import Served, connect, playing, post_session, receive, serve_board
+from tests.fakes.discord import FakeDiscord
+from tests.helpers.discord import ANA, BEN, CID, Harness
+from tests.helpers.service import playing
+from tests.helpers.web_server import Served, connect, post_session, receive, serve_board
+
+pytestmark = pytest.mark.discord
 
 #: the instance look-ups the bot made
 LOOKUP = r"/applications/\d+/activity-instances/[^/]+"
@@ -45,16 +48,6 @@ class Clock:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    f = FakeDiscord()
-    await f.start()
-    try:
-        yield f
-    finally:
-        await f.close()
-
-
-@pytest.fixture
 def clock() -> Clock:
     return Clock()
 
@@ -70,12 +63,6 @@ async def served(tmp_path: Path, fake: FakeDiscord, clock: Clock) -> AsyncIterat
         yield s
     finally:
         await s.close()
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as h:
-        yield h
 
 
 async def token_for(http: aiohttp.ClientSession, url: str, code: str) -> tuple[int, Any]:

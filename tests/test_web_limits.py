@@ -15,10 +15,10 @@ import pytest
 from aiohttp import web
 
 from bot.app.config import ConfigError, load_settings
-from bot.limits import LOOPBACK, Limiter, LimitSettings, Rate
-from bot.metrics import REGISTRY
+from bot.limits.rate import LOOPBACK, Limiter, LimitSettings, Rate
+from bot.ops.metrics import REGISTRY
 from bot.present.buttons import game_button
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import RedisStore, SqliteStore
 from bot.store.limits import MemoryBuckets
 from bot.store.redis_limits import RedisBuckets
@@ -28,19 +28,11 @@ from bot.web.discord import DiscordOAuth
 from bot.web.hub import QUEUE, Hub, Viewer
 from bot.web.live import FLOODING, MESSAGE_BURST, MESSAGES_PER_SECOND, SLOW
 from bot.web.words import WORDS, words
-from tests.conftest import FakeClock
-from tests.local_redis import forget_prefix
-from tests.web_server import (
-    ANA,
-    BEN,
-    Served,
-    connect,
-    init_data,
-    playing,
-    post_session,
-    receive,
-    serve_board,
-)
+from tests.helpers.local_redis import forget_prefix
+from tests.helpers.service import playing
+from tests.helpers.stores import FakeClock
+from tests.helpers.telegram import init_data
+from tests.helpers.web_server import ANA, BEN, Served, connect, post_session, receive, serve_board
 
 T = TypeVar("T")
 

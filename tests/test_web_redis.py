@@ -11,21 +11,13 @@ import pytest
 
 from bot.hosting import Intent
 from bot.present.buttons import game_button
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.store import RedisStore
-from tests.local_cluster import LocalCluster
-from tests.local_redis import forget_prefix, redis_binary
-from tests.service_helpers import Dice
-from tests.web_server import (
-    ANA,
-    BEN,
-    connect,
-    init_data,
-    playing,
-    post_session,
-    serve_board,
-    state_at,
-)
+from tests.helpers.local_cluster import LocalCluster
+from tests.helpers.local_redis import forget_prefix, redis_binary
+from tests.helpers.service import Dice, playing
+from tests.helpers.telegram import init_data
+from tests.helpers.web_server import ANA, BEN, connect, post_session, serve_board, state_at
 
 
 async def test_a_press_on_one_worker_reaches_a_viewer_on_the_other(redis_url: str) -> None:

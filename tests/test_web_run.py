@@ -4,7 +4,6 @@ press on it shown in the Telegram group's table."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,33 +13,17 @@ import pytest
 from bot.app.config import load_settings
 from bot.app.runner import serve
 from bot.present.buttons import game_button
-from bot.store import SqliteStore, Store
+from bot.store import Store
 from bot.web.auth import Keys
-from tests.chat_scenarios import shown_version, start_group_game
-from tests.fake_telegram import FakeTelegram, free_port
-from tests.test_telegram import running
-from tests.web_server import connect, init_data, post_session, receive, state_at
+from tests.fakes.telegram import FakeTelegram, free_port
+from tests.helpers.chat_scenarios import shown_version, start_group_game
+from tests.helpers.telegram import init_data, running
+from tests.helpers.web_server import connect, post_session, receive, state_at
+
+pytestmark = pytest.mark.telegram
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
-
-
+@pytest.mark.slow
 async def test_run_serves_the_board_and_the_chat_follows_it(
     fake: FakeTelegram, db: Store, clock: Any, tmp_path: Path
 ) -> None:

@@ -4,8 +4,6 @@ button press does."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -13,30 +11,13 @@ import pytest
 
 from bot.hosting import User
 from bot.present.buttons import game_button
-from bot.store import SqliteStore, Store
-from tests.chat_scenarios import shown_version, start_group_game
-from tests.fake_telegram import FakeTelegram
-from tests.test_telegram import running
-from tests.web_server import connect, init_data, post_session, receive, serve_board
+from bot.store import Store
+from tests.fakes.telegram import FakeTelegram
+from tests.helpers.chat_scenarios import shown_version, start_group_game
+from tests.helpers.telegram import init_data, running
+from tests.helpers.web_server import connect, post_session, receive, serve_board
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-
-
-@pytest.fixture
-def db(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    store = SqliteStore(str(tmp_path / "games.sqlite3"), ttl=3600, clock=clock)
-    try:
-        yield store
-    finally:
-        store.close()
+pytestmark = pytest.mark.telegram
 
 
 async def test_a_press_on_the_board_shows_in_the_chat_table(

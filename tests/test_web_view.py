@@ -16,7 +16,7 @@ from bot.store.sqlite import SqliteStore
 from bot.web.geometry import board_geometry
 from bot.web.names import isolated
 from bot.web.view import game_json
-from tests.service_helpers import ANA, BEN, CID, Table, current, person_on_turn, service
+from tests.helpers.service import ANA, BEN, CID, Table, current, person_on_turn, service
 
 CH = "tg:-100"
 
@@ -188,8 +188,8 @@ def test_a_tournament_table_offers_only_i_am_in_to_its_waiting_players(tmp_path:
     players may say they are in, nobody may join, start, leave or add computers."""
     import random
 
-    from bot.service import GameService
-    from bot.tournaments import Tournaments
+    from bot.service.game import GameService
+    from bot.service.tournaments import Tournaments
 
     rng = random.Random(2)
     store = SqliteStore(str(tmp_path / "t.sqlite3"))

@@ -20,21 +20,13 @@ from bot.present import parse_press
 from bot.store import RedisStore
 from bot.store.pace import Limits
 from bot.store.redis_pace import RedisPacer
-from tests.chat_scenarios import ANA, BEN, mentions, shown_version
-from tests.fake_telegram import FakeTelegram
-from tests.test_telegram import Bot, game_id_of, on_turn
+from tests.fakes.telegram import FakeTelegram
+from tests.helpers.chat_scenarios import ANA, BEN, mentions, shown_version
+from tests.helpers.telegram import Bot, game_id_of
+
+pytestmark = pytest.mark.telegram
 
 RATE, PERIOD = 20, 3.0
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
 
 
 class Workers:
@@ -136,7 +128,7 @@ async def test_two_webhook_workers_keep_the_group_limit_and_never_bring_a_board_
         if game.status != PLAYING:
             break
         assert game.state is not None
-        person = people[str(on_turn(bot, game_id))]
+        person = people[str(bot.on_turn(game_id))]
         if game.state.phase == "roll":
             text = "/roll"
         else:

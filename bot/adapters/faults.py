@@ -1,4 +1,4 @@
-"""Faults the chat adapters share, and the figures operators watch (:mod:`bot.metrics`).
+"""Faults the chat adapters share, and the figures operators watch (:mod:`bot.ops.metrics`).
 
 * :class:`AdapterError` and :class:`Fatal`: a platform that cannot be used any more
   (a token refused, intents disallowed) ends the process with one line saying what
@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..hosting import Refusal
-from ..metrics import PRESS_SECONDS, PRESSES
+from ..ops.metrics import PRESS_SECONDS, PRESSES
 from ..present import Text, refusal_text
-from ..service import Outcome
+from ..service.outcome import Outcome
 from ..store import StoreError
 
 #: a store failure is logged as a warning at most this often (the others at debug level)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..present import TableView
-from ..service import GameService
+from ..service.game import GameService
 from ..store import Shown
 
 log = logging.getLogger(__name__)

@@ -17,14 +17,15 @@ from engine import COLOURS, RULE_SETS, LudoError, replay
 from renderer import DEFAULT_SIZE
 
 from ..players import LEVELS, HeuristicPlayer, Policy, RandomPlayer
-from .inputs import TOO_DEEP, WRONG_RECORD, read_record, say_wrong
+from .arguments import rule_options
+from .inputs import TOO_DEEP, WRONG_RECORD, CommandError, read_record, say_wrong
 from .purge import add_forget
 from .ratings import add_ratings
 from .records import record_folder, write_records
 from .render import add_render, replay_to_end, writable
 from .seats import SEAT_LEVELS, seat_levels, simulate_seats
 from .simulate import simulate
-from .terminal import CommandError, cmd_play, rule_options
+from .terminal import cmd_play
 from .verify import add_verify
 
 if TYPE_CHECKING:

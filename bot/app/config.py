@@ -16,7 +16,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
 
-from ..limits import LimitSettings
+from ..limits.rate import LimitSettings
 from ..store import RedisStore, Store, open_store
 from ..store.redis_ops import redact
 from .boardconfig import BoardSettings, load_board

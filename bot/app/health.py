@@ -1,6 +1,6 @@
 """``/healthz`` and ``/metrics``: what operators ask the bot's web server (:mod:`.web`).
 
-``/metrics`` is the Prometheus text format of :data:`bot.metrics.REGISTRY`;
+``/metrics`` is the Prometheus text format of :data:`bot.ops.metrics.REGISTRY`;
 ``/healthz`` runs the checks it was given (the runner decides which: the store
 answers, every platform is connected) and answers 200 with
 ``{"status": "ok", "checks": {"store": "ok", ...}}``, or 503 with
@@ -22,7 +22,7 @@ from typing import Protocol
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
-from ..metrics import REGISTRY, STORE_UP
+from ..ops.metrics import REGISTRY, STORE_UP
 from ..store import Store, StoreError, StoreUnavailable
 from ..store.redis_ops import redact_text
 from .config import Settings

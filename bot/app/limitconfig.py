@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 
-from ..limits import LimitSettings, Network, Rate
+from ..limits.rate import LimitSettings, Network, Rate
 from .values import ConfigError
 from .values import number as _number
 

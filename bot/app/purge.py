@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .terminal import CommandError
+from .inputs import CommandError
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -53,8 +53,8 @@ def with_store(configured: Callable[[], Settings], work: Callable[[Store], T]) -
 
 
 def cmd_forget(args: argparse.Namespace, configured: Callable[[], Settings]) -> int:
-    from ..faults import Outage
-    from ..records import Records
+    from ..service.faults import Outage
+    from ..service.records import Records
 
     stats, games = with_store(
         configured, lambda store: Records(store, Outage()).forget_person(args.person)

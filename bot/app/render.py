@@ -23,8 +23,8 @@ from renderer import DEFAULT_SIZE, THEMES, animate, render_board, render_standin
 from renderer.animate import ANIMATION_SIZE
 
 from ..present.pictures import picture_words
-from .inputs import TOO_DEEP, WRONG_ARGUMENTS, WRONG_RECORD, read_record, say_wrong
-from .terminal import CommandError, language_arg
+from .arguments import language_arg
+from .inputs import TOO_DEEP, WRONG_ARGUMENTS, WRONG_RECORD, CommandError, read_record, say_wrong
 
 #: the kind of file each drawing is written as, by its name's ending
 EXTENSIONS = {False: ".png", True: ".gif"}

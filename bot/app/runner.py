@@ -9,15 +9,16 @@ import signal
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..limits import Limiter, shared_parts
-from ..metrics import GAMES_ACTIVE
-from ..quotas import Quotas
-from ..service import GameService, Outcome
+from ..limits.quotas import Quotas
+from ..limits.rate import Limiter, shared_parts
+from ..ops.metrics import GAMES_ACTIVE
+from ..service.game import GameService
+from ..service.outcome import Outcome
 from ..store import RedisStore, Store, StoreError
 from ..store.pace import Limits, Pacer
 from ..store.redis_pace import RedisPacer
 from ..web.board import Board
-from ..web.setup import board_keys, board_routes, make_board
+from .board import board_keys, board_routes, make_board
 from .config import Settings
 from .health import health_checks, store_kind
 from .web import MAX_CONNECTIONS, WebServer, check_port, start_web

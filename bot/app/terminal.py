@@ -14,78 +14,29 @@ Board images are drawn only into the folder ``--images`` names.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from rich.console import Console
 
 from engine import GameState, LudoError, Move, legal_moves, new_game
 from renderer import render_board, render_standings
-from renderer.board import MAX_SIZE, MIN_SIZE
 
 from ..players import Policy, player_for
 from ..players.loop import Action, Step, play_on
-from ..present import Text, find_language, language_name, languages, say
+from ..present import Text, say
 from ..present.catalog import translations
 from ..present.narrate import describe_move, event_texts, one_of, where
 from ..present.pictures import picture_words
+from .arguments import image_folder, image_size, language_arg, rule_options
 from .inputs import CommandError
-from .records import Recorder, dice_seed, make_folder, record_file, write_record
+from .records import Recorder, dice_seed, record_file, write_record
+from .story import NOTABLE, TOLD, together
 from .tboard import draw_board
 
-__all__ = ["CommandError", "cmd_play", "image_folder", "language_arg", "rule_options"]
-
-
-def rule_options(text: str | None) -> dict[str, Any] | None:
-    """``--options``: the rule options as JSON (None if not given)."""
-    if not text:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError as e:
-        raise CommandError(f"--options is not valid JSON: {e}") from None
-    except RecursionError:
-        raise CommandError("--options is nested too deeply") from None
-    if not isinstance(value, dict):
-        raise CommandError("--options must be a JSON object, e.g. '{\"teams\": true}'")
-    return value
-
-
-def image_size(size: int) -> int:
-    """``--size``, checked before anything is drawn."""
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise CommandError(f"--size must be from {MIN_SIZE} to {MAX_SIZE} pixels, not {size}")
-    return size
-
-
-def image_folder(path: str) -> Path:
-    """``--images``: the folder for the board images, made if need be (only the last
-    folder: its parent must be there)."""
-    return make_folder("--images", path)
-
-
-def language_arg(code: str | None) -> str | None:
-    """The language ``--lang`` names (English if not given), or None after saying why not."""
-    if code is None:
-        return "en"
-    lang = find_language(code)
-    if lang is None:
-        known = ", ".join(f"{k} ({language_name(k)})" for k in languages())
-        print(f"ludo-bot: --lang {code!r} is not a language I speak: {known}", file=sys.stderr)
-    return lang
-
-
-#: the texts that make a computer's move worth telling in the short story
-NOTABLE = {"ev.enter", "ev.home", "ev.capture", "ev.tower", "ev.barrier", "ev.penalty"}
-NOTABLE |= {"ev.finish", "ev.game_over"}
-#: the texts of a move made
-MOVED = {"ev.move", "ev.enter", "ev.home"}
-#: what the short story tells of such a move: those, and the move itself
-TOLD = NOTABLE | MOVED
 #: seconds between two computer moves in a terminal (``--fast``: none)
 PAUSE = 0.4
 
@@ -342,25 +293,6 @@ class Table:
                     f"cannot write the standings in {self.images}: {e.strerror}"
                 ) from None
             self.tell(Text("term.images_done", {"count": self.shots, "path": str(self.images)}))
-
-
-def together(texts: list[Text]) -> list[Text]:
-    """The move first, and the roll said with it: "rolled 4 and moved piece 2 from
-    10 to 14", then what else it did (a capture, a roll again)."""
-    out = list(texts)
-    k = next((i for i, t in enumerate(out) if t.key in MOVED), None)
-    if k is None:
-        return out
-    move = out.pop(k)
-    roll = out[0] if out else None
-    if (
-        roll is not None
-        and roll.key == "ev.roll"
-        and roll.params["colour"] == move.params["colour"]
-    ):
-        move = Text(move.key, move.params | {"die": roll.params["die"]})
-        out.pop(0)
-    return [move, *out]
 
 
 def ask(state: GameState, moves: list[Move], stdin: TextIO, out: TextIO, lang: str) -> int | None:

@@ -24,7 +24,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CollectorRegistry
 
-from ..metrics import REGISTRY
+from ..ops.metrics import REGISTRY
 from ..web.pages import accepts_gzip
 from .health import CHECK_TIMEOUT, Check, health_routes
 

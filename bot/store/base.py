@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from bot.metrics import STORE_ERRORS
+from bot.ops.metrics import STORE_ERRORS
 
 #: a kept game's bytes rewritten without a person (None: the game does not name them)
 Scrub = Callable[[bytes], bytes | None]
@@ -102,7 +102,7 @@ class StoreUnavailable(StoreError):
     ``kind`` is ``"unreachable"`` (refused, reset, the server is loading or
     read-only, the file cannot be opened) or ``"timeout"`` (no answer in
     time, the file stayed locked), as counted in
-    ``bot.metrics.STORE_ERRORS``."""
+    ``bot.ops.metrics.STORE_ERRORS``."""
 
     def __init__(self, message: str, *, kind: str = "unreachable") -> None:
         super().__init__(message)

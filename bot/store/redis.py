@@ -49,167 +49,23 @@ timeout.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from typing import Any
+from collections.abc import Callable
 
 import redis
 import redis.exceptions
 
 from bot.store import redis_layout as layout
 from bot.store import redis_ops as ops
-from bot.store import redis_scripts as lua
-from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError, damaged, unavailable
+from bot.store.base import KEEP, Keep, Kept, Stored, StoreError, damaged
 from bot.store.buckets import bucket
-from bot.store.redis_kept import KeptGames
+from bot.store.redis_connection import RedisConnection
 from bot.store.redis_ops import CONNECT_TIMEOUT, SOCKET_TIMEOUT, redact
 
 __all__ = ["CONNECT_TIMEOUT", "SOCKET_TIMEOUT", "RedisStore", "redact"]
 
 
-class RedisStore:
+class RedisStore(RedisConnection):
     """Games in Redis, shared by every worker that uses the same server and prefix."""
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        ttl: float = DEFAULT_TTL,
-        prefix: str = "ludo:",
-        clock: Callable[[], float] = time.time,
-        cluster: bool = False,
-    ) -> None:
-        self._setup(ttl, prefix, clock)
-        self.url = redact(url)
-        try:
-            client = layout.open_client(url, cluster)
-        except ValueError as exc:
-            raise StoreError(f"bad Redis URL {self.url!r}: {exc}") from exc
-        except redis.exceptions.RedisError as exc:  # the cluster client asks at once
-            raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
-        self.cluster = cluster
-        self._connect(client)
-
-    @classmethod
-    def from_sentinel(
-        cls,
-        sentinels: list[tuple[str, int]],
-        master: str,
-        *,
-        password: str | None = None,
-        username: str | None = None,
-        sentinel_password: str | None = None,
-        db: int = 0,
-        ttl: float = DEFAULT_TTL,
-        prefix: str = "ludo:",
-        clock: Callable[[], float] = time.time,
-    ) -> RedisStore:
-        """The store on the master that Redis Sentinel names ``master``: the
-        sentinels at ``sentinels`` (host, port) are asked where it is, and
-        again after a failover.  ``password`` (and ``username``) log in to
-        Redis itself, ``sentinel_password`` to the sentinels.  Raises
-        StoreError (StoreUnavailable if no sentinel knows a reachable master)."""
-        if not sentinels:
-            raise StoreError("Redis Sentinel: no sentinel given")
-        self = cls.__new__(cls)
-        self._setup(ttl, prefix, clock)
-        hosts = ", ".join(f"{host}:{port}" for host, port in sentinels)
-        self.url = f"master {master!r} of Sentinel {hosts}"
-        client, self._sentinels = layout.sentinel_client(
-            sentinels, master, password, username, sentinel_password, db
-        )
-        self._connect(client)
-        return self
-
-    def _setup(self, ttl: float, prefix: str, clock: Callable[[], float]) -> None:
-        if ttl <= 0:
-            raise ValueError(f"ttl must be positive, not {ttl!r}")
-        if "{" in prefix or "}" in prefix or "%" in prefix:
-            raise ValueError(f"the key prefix {prefix!r} must not contain {{, }} or %")
-        self.ttl = ttl
-        self.prefix = prefix
-        tag = prefix.strip(":") or "ludo"
-        #: what the bot-wide keys start with: the prefix and the bot-wide hash tag
-        self.base = f"{prefix}{{{tag}}}:"
-        #: what the keys of a bucket start with, ``%d`` standing for the bucket
-        self.tmpl = f"{prefix}{{{tag}.%d}}:"
-        #: whether the client is redis-py's Redis Cluster client
-        self.cluster = False
-        #: games moved from the older key names when this store opened
-        self.migrated = 0
-        self._clock = clock
-        self._ttl_ms = max(1, round(ttl * 1000))
-        self._notes: list[str] = []
-        self._sentinels: list[redis.Redis] = []
-
-    def _connect(self, client: redis.Redis) -> None:
-        #: the Redis client (shared by what keeps limits in this store's server)
-        self._client = self.client = client
-        reg = client.register_script
-        self._create, self._save, self._save_shown = (
-            reg(lua.CREATE),
-            reg(lua.SAVE),
-            reg(lua.SAVE_SHOWN),
-        )
-        self._load_in, self._channel_game = reg(lua.LOAD_IN), reg(lua.CHANNEL_GAME)
-        self._release, self._discard = reg(lua.RELEASE), reg(lua.DISCARD)
-        self._schedule, self._claim = reg(lua.SCHEDULE), reg(lua.CLAIM)
-        self._migrate = reg(lua.MIGRATE_GAME)
-        self._kept = KeptGames(client, self.base, self.tmpl, self.url)
-        try:
-            with self._errors():  # fail at start-up, not at the first move
-                client.ping()
-                if client.get(self._key("layout")) != layout.LAYOUT:
-                    self._migrate_once()
-        except StoreError:
-            self.close()
-            raise
-
-    def _migrate_once(self) -> None:
-        try:
-            self.migrated = layout.migrate_old_keys(self._client, self, self._migrate)
-        except redis.exceptions.ResponseError as exc:  # SCAN not allowed (an ACL)
-            self._notes.append(
-                f"could not look for games stored by an older ludo-bot under "
-                f"{self.prefix}game:* at Redis {self.url} ({exc})"
-            )
-            return
-        self._client.set(self._key("layout"), layout.LAYOUT)
-
-    # -- plumbing ----------------------------------------------------------
-
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
-        """Redis errors as StoreError, with a message an operator understands."""
-        try:
-            yield
-        except redis.exceptions.RedisError as exc:
-            raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
-        except redis.exceptions.RedisClusterException as exc:  # no node answers
-            raise unavailable(f"Redis Cluster at {self.url}: {exc}") from exc
-
-    def _key(self, kind: str, name: str = "") -> str:
-        return f"{self.base}{kind}{name}"
-
-    def bucket_base(self, name: str) -> str:
-        """What the keys of the bucket of ``name`` (a channel or game id) start with."""
-        return self.tmpl % bucket(name)
-
-    def _game(self, game_id: str) -> str:
-        return f"{self.bucket_base(game_id)}game:{game_id}"
-
-    def _chan(self, channel: str) -> str:
-        return f"{self.bucket_base(channel)}chan:{channel}"
-
-    def _due(self, game_id: str) -> str:
-        return f"{self.bucket_base(game_id)}due"
-
-    def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
-        with self._errors():
-            return script(keys=keys, args=args)
-
-    # -- the Store protocol ------------------------------------------------
 
     def create(self, game_id: str, data: bytes, *, channel: str, due: float | None = None) -> bool:
         return self._create_once(game_id, data, channel, _token(), due)
@@ -362,32 +218,6 @@ class RedisStore:
 
     def forget(self, person: str, scrub: Callable[[bytes], bytes | None] | None = None) -> int:
         return self._kept.forget(person, scrub)
-
-    def close(self) -> None:
-        for client in [self._client, *self._sentinels]:
-            with suppress(redis.exceptions.RedisError):  # a broken connection: nothing to do
-                client.close()
-
-    # -- operations --------------------------------------------------------
-
-    def production_warnings(self) -> list[str]:
-        """One plain line for each reason this Redis may lose games (see
-        :func:`bot.store.redis_ops.production_warnings`), and one if older keys
-        could not be looked for.  Raises StoreUnavailable if Redis cannot be reached."""
-        with self._errors():
-            return ops.production_warnings(self._client, self.url) + self._notes
-
-    def migrate_old_keys(self) -> int:
-        """Move the games under older key names to the buckets; the number moved
-        (see :func:`bot.store.redis_layout.migrate_old_keys`)."""
-        with self._errors():
-            return layout.migrate_old_keys(self._client, self, self._migrate)
-
-    def __enter__(self) -> RedisStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"RedisStore({self.url!r}, ttl={self.ttl!r}, prefix={self.prefix!r})"

@@ -49,8 +49,8 @@ from typing import Any
 import redis
 import redis.exceptions
 
+from bot.store import redis_kept_scripts as lua
 from bot.store import redis_ops as ops
-from bot.store import redis_scripts as lua
 from bot.store.base import Kept, Scrub, unavailable
 from bot.store.buckets import bucket
 

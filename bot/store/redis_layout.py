@@ -61,10 +61,10 @@ def sentinel_client(
         "retry": Retry(NoBackoff(), 0),
         "password": sentinel_password,
     }
-    watch = redis.sentinel.Sentinel(  # type: ignore[no-untyped-call]
+    watch = redis.sentinel.Sentinel(  # type: ignore[no-untyped-call,unused-ignore]
         list(sentinels), sentinel_kwargs=sentinel_kwargs
     )
-    client: redis.Redis = watch.master_for(  # type: ignore[no-untyped-call]
+    client: redis.Redis = watch.master_for(  # type: ignore[no-untyped-call,unused-ignore]
         master, password=password, username=username, db=db, **client_options()
     )
     return client, list(watch.sentinels)
@@ -156,7 +156,7 @@ def run_all(client: Any, script: Any, calls: list[tuple[list[str], list[Any]]]) 
         return _pipelined(client, script, calls)
     nodes: dict[str, tuple[Any, list[int]]] = {}
     for i, (keys, _) in enumerate(calls):
-        node = client.get_node_from_key(keys[0])  # type: ignore[no-untyped-call]
+        node = client.get_node_from_key(keys[0])  # type: ignore[no-untyped-call,unused-ignore]
         nodes.setdefault(node.name, (node.redis_connection, []))[1].append(i)
     got: list[Any] = [None] * len(calls)
     for conn, todo in nodes.values():

@@ -15,7 +15,7 @@ import redis.exceptions
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from bot.metrics import STORE_ERRORS
+from bot.ops.metrics import STORE_ERRORS
 from bot.store.base import Shown, Stored, StoreError, damaged, failed, unavailable
 
 #: the Redis store's logger (its warnings about damaged deadlines come from here)

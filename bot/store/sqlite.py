@@ -35,7 +35,6 @@ not bytes) is a damaged game: see :class:`bot.store.base.DamagedRecord`."""
 
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 import threading
@@ -43,18 +42,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 
+from bot.store import sqlite_due as due
 from bot.store import sqlite_kept as kept_ops
 from bot.store import sqlite_ops as ops
-from bot.store.base import DEFAULT_TTL, KEEP, DamagedRecord, Keep, Kept, Stored, StoreError, damaged
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError
 from bot.store.sqlite_ops import BUSY_TIMEOUT, set_due
-from bot.store.sqlite_schema import SCHEMA_VERSION, set_up
+from bot.store.sqlite_schema import SCHEMA_VERSION, connect
 
 __all__ = ["BUSY_TIMEOUT", "PURGE_EVERY", "SCHEMA_VERSION", "SqliteStore"]
 
 #: seconds between purges of expired games (by the store's clock)
 PURGE_EVERY = 600.0
 
-log = logging.getLogger(__name__)
 
 #: the columns ``load`` and ``load_in`` read, for :func:`bot.store.sqlite_ops.read_row`
 _GAME = "id, data, rev, shown, srev, expires"
@@ -91,34 +90,7 @@ class SqliteStore:
         self._last_purge = float("-inf")
         self._vacuum_due = False
         self._closed = False
-        self._conn = self._open(path)
-
-    # -- opening -----------------------------------------------------------
-
-    def _open(self, path: str) -> sqlite3.Connection:
-        memory = path == ":memory:"
-        existed = memory or ops.check_path(path)
-        try:
-            if not existed:
-                ops.create_private(path)  # its -wal and -shm files get its mode
-            conn = sqlite3.connect(
-                path,
-                timeout=BUSY_TIMEOUT,
-                isolation_level=None,  # autocommit; transactions are explicit
-                check_same_thread=False,  # shared by threads under self._lock
-            )
-        except sqlite3.Error as exc:
-            raise ops.open_failure(path, exc) from exc
-        try:
-            set_up(conn, path)
-        except (sqlite3.Error, StoreError) as exc:
-            conn.close()
-            if not existed:
-                ops.remove_new(path)
-            if isinstance(exc, StoreError):
-                raise
-            raise ops.open_failure(path, exc) from exc
-        return conn
+        self._conn = connect(path)
 
     # -- plumbing ----------------------------------------------------------
 
@@ -288,56 +260,14 @@ class SqliteStore:
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list[str]:
         if limit <= 0:
             return []
-        # due <= now, or not a number at all (text and blobs sort after numbers)
-        due = "d.due <= ? OR d.due >= ''"
         with self._use() as conn:
             # A cheap look without the write lock first: usually nothing is due.
-            nothing_due = (
-                conn.execute(f"SELECT 1 FROM deadlines AS d WHERE {due} LIMIT 1", (now,)).fetchone()
-                is None
-            )
-            if nothing_due and self._clock() - self._last_purge < PURGE_EVERY:
+            if not due.any_due(conn, now) and self._clock() - self._last_purge < PURGE_EVERY:
                 return []
         with self._write() as conn:
             clock_now = self._clock()
             self._maybe_purge(conn, clock_now)
-            ids: list[str] = []
-            while len(ids) < limit:
-                # the ones taken so far come first (those dropped before them are gone)
-                rows = conn.execute(
-                    "SELECT d.game_id, d.due, g.id, g.data, g.rev, g.shown, g.srev, g.expires FROM"
-                    f" deadlines AS d LEFT JOIN games AS g ON g.id = d.game_id WHERE {due}"
-                    " ORDER BY d.due, d.game_id LIMIT ? OFFSET ?",
-                    (now, limit - len(ids), len(ids)),
-                ).fetchall()
-                drop = [row[0] for row in rows if not self._claimable(row, clock_now)]
-                ids += [row[0] for row in rows if row[0] not in drop]
-                conn.executemany("DELETE FROM deadlines WHERE game_id = ?", [(i,) for i in drop])
-                if not drop:
-                    break
-            conn.executemany(
-                "UPDATE deadlines SET due = ? WHERE game_id = ?",
-                [(now + lease, game_id) for game_id in ids],
-            )
-            return [str(i) for i in ids]
-
-    def _claimable(self, row: tuple[object, ...], now: float) -> bool:
-        """Whether a row of ``claim_due``'s query is a live game to claim; a
-        damaged game or deadline is logged (its deadline is then dropped)."""
-        game_id, due, found = str(row[0]), row[1], row[2]
-        if found is None:
-            return False  # the game is gone
-        try:
-            if ops.read_row(game_id, row[3:], now) is None:
-                return False  # expired
-        except DamagedRecord as exc:
-            log.warning("skipped and removed the turn deadline of a damaged game: %s", exc)
-            return False
-        if not ops.is_number(due):
-            damaged(game_id, f"its deadline {due!r} is not a number")  # counted
-            log.warning("removed the deadline of game %r: %r is not a number", game_id, due)
-            return False
-        return True
+            return due.claim(conn, now, clock_now, lease, limit)
 
     def keep(self, kept: Kept) -> bool:
         with self._write() as conn:

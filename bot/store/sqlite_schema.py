@@ -1,5 +1,5 @@
-"""The layout of the SQLite store's file and getting a file ready for it
-(see :mod:`bot.store.sqlite`)."""
+"""The layout of the SQLite store's file, and opening a file: checked, created for its
+owner alone, and made ready for the layout (see :mod:`bot.store.sqlite`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sqlite3
 import time
 from contextlib import suppress
 
+from bot.store import sqlite_ops as ops
 from bot.store.base import StoreError
 from bot.store.sqlite_ops import BUSY_TIMEOUT
 
@@ -141,3 +142,31 @@ def set_wal(conn: sqlite3.Connection) -> str:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """A connection to the store's file at ``path`` (``":memory:"``: a private database),
+    set up (see :func:`set_up`); raises StoreError, a file it created removed again."""
+    memory = path == ":memory:"
+    existed = memory or ops.check_path(path)
+    try:
+        if not existed:
+            ops.create_private(path)  # its -wal and -shm files get its mode
+        conn = sqlite3.connect(
+            path,
+            timeout=BUSY_TIMEOUT,
+            isolation_level=None,  # autocommit; transactions are explicit
+            check_same_thread=False,  # shared by the store's threads, under its lock
+        )
+    except sqlite3.Error as exc:
+        raise ops.open_failure(path, exc) from exc
+    try:
+        set_up(conn, path)
+    except (sqlite3.Error, StoreError) as exc:
+        conn.close()
+        if not existed:
+            ops.remove_new(path)
+        if isinstance(exc, StoreError):
+            raise
+        raise ops.open_failure(path, exc) from exc
+    return conn

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from aiohttp import web
 
-from ..limits import Network
+from ..limits.rate import Network
 
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 

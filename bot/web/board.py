@@ -1,5 +1,5 @@
 """The board's server: what it needs (:class:`Board`) and its routes
-(:func:`bot.web.setup.board_routes`), added to the bot's one web server when ``settings.board``
+(:func:`bot.app.board.board_routes`), added to the bot's one web server when ``settings.board``
 is set.  The protocol is docs/web-protocol.md."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import Any
 from aiohttp import web
 
 from ..hosting import Game, User
-from ..limits import Limiter, Verdict
-from ..metrics import WEB_LIMITED
-from ..outcome import Outcome
+from ..limits.rate import Limiter, Verdict
+from ..ops.metrics import WEB_LIMITED
 from ..present.catalog import language_of
-from ..service import GameService
+from ..service.game import GameService
+from ..service.outcome import Outcome
 from .address import client_address
 from .auth import PLAYER, SESSION_SECONDS, SPECTATOR, Keys, Refused, Session, telegram_user
 from .discord import INSTANCE, SNOWFLAKE, DiscordOAuth, DiscordRefused, DiscordUnavailable

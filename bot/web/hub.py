@@ -1,7 +1,7 @@
 """The viewers of each game in this process, and the news that a game changed.
 
 The service tells the hub after every save that succeeded
-(:attr:`bot.service.GameService.listeners`, in the saving thread).  Without
+(:attr:`bot.service.game.GameService.listeners`, in the saving thread).  Without
 Redis (one process) the hub hears it directly; with Redis the news (the game's
 id and revision) is published on one pub/sub channel, and every worker's hub
 (this one too) hears it there, so a press on one worker reaches the viewers on
@@ -31,7 +31,7 @@ from typing import Any
 from aiohttp import web
 
 from ..hosting import Game, User
-from ..service import GameService
+from ..service.game import GameService
 from .auth import Session
 
 log = logging.getLogger(__name__)

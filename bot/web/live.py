@@ -5,7 +5,7 @@ hub), and may send ``press`` messages (a player's), each answered ``ack`` or
 anything else closes the socket.
 
 Limits: a hello counts against the client's address and, a player's, against
-that person (:meth:`bot.limits.Limiter.check_web`; over them: told, closed with
+that person (:meth:`bot.limits.rate.Limiter.check_web`; over them: told, closed with
 :data:`SLOW`).  Each socket then has its own bucket of messages
 (:data:`MESSAGE_BURST`, :data:`MESSAGES_PER_SECOND`): a message over it is
 refused and does nothing, and after :data:`FLOODING` of those in a row the
@@ -23,10 +23,10 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from ..limits import Rate
-from ..metrics import WEB_LIMITED
+from ..limits.rate import Rate
+from ..ops.metrics import WEB_LIMITED
 from ..present.buttons import parse_press
-from ..service import Outcome
+from ..service.outcome import Outcome
 from ..store.limits import gcra
 from .address import client_address
 from .auth import PLAYER, Refused, Session

@@ -17,19 +17,19 @@ from pathlib import Path
 
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
+from bot.app.board import board_routes
 from bot.app.web import WebServer, start_web
 from bot.hosting import User
-from bot.outcome import Outcome
-from bot.service import GameService
+from bot.service.game import GameService
+from bot.service.outcome import Outcome
 from bot.store.sqlite import SqliteStore
 from bot.web.auth import Keys, sign_init_data
 from bot.web.board import Board, Show
 from bot.web.discord import DiscordOAuth
 from bot.web.hub import Hub
-from bot.web.setup import board_routes
-from tests.fake_discord import FakeDiscord
-from tests.machine import chromium
-from tests.service_helpers import Table, service
+from tests.fakes.discord import FakeDiscord
+from tests.helpers.machine import chromium
+from tests.helpers.service import Table, service
 
 ARGS = [
     "--headless",
@@ -178,7 +178,7 @@ async def site(
     """The board's server on a free port of the loopback, and chromium: on ``svc`` (a
     service of its own on a SQLite file if None), showing the pages' presses in their
     chats through ``show`` (else only kept in :attr:`Site.shown`).  Without a Chromium
-    the test is skipped (failed in CI: :mod:`tests.machine`)."""
+    the test is skipped (failed in CI: :mod:`tests.helpers.machine`)."""
     executable = chromium()
     table = Table(svc) if svc is not None else service(SqliteStore(str(tmp / "b.sqlite3")), seed=11)
     shown: list[Outcome] = []
@@ -208,3 +208,22 @@ async def site(
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+THEMES = ("classic", "dark", "colourblind")
+
+
+#: two Telegram users (their pages sign in with initData signed by the test's token)
+ANA = User("telegram", "101", "Ana")
+
+
+BEN = User("telegram", "102", "Ben")
+
+
+#: the page shows the game at this revision or a later one (a function: the page's
+#: Content-Security-Policy forbids evaluating strings)
+AT_LEAST = "(rev) => Number(document.body.dataset.rev) >= rev"
+
+
+#: the page's link went down and came back up
+LINK_BACK = "() => window.__links.join(' ').includes('down up')"

@@ -19,7 +19,7 @@ from playwright.async_api import BrowserContext
 
 from bot.hosting import User
 from tests.browser.harness import Site
-from tests.service_helpers import current
+from tests.helpers.service import current
 
 ANA = User("telegram", "101", "Ana")
 BEN = User("telegram", "102", "Ben")

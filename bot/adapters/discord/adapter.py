@@ -33,16 +33,17 @@ from ...present import (
     say,
     table_view,
 )
-from ...service import GameService, Outcome
-from ...tournaments import tournaments_of
+from ...service.game import GameService
+from ...service.outcome import Outcome
+from ...service.tournaments import tournaments_of
 from ..drawing import Drawing
-from ..faults import AdapterError, Fatal, FaultLog, Handling, handling, settle, store_down
-from ..reach import within
+from ..faults import AdapterError, FaultLog, Handling, handling, settle, store_down
 from ..reconcile import Reconciler
 from .after import AfterGame
 from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
-from .connection import UNANSWERED, ReconnectFilter, account, connected, fatal_error
+from .connection import UNANSWERED, account
+from .gateway import Gateway
 from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
 from .tours import DiscordTours
 from .translator import asker_language as language
@@ -53,9 +54,6 @@ log = logging.getLogger(__name__)
 
 #: answer directly if the work is this quick, else defer first (Discord allows 3 s)
 QUICK = 2.0
-#: how long ``stop`` lets the interactions being handled finish and each of its other
-#: steps take (while Discord does not answer: the second)
-DRAIN, STOP_GRACE = 5.0, 0.4
 
 
 class DiscordAdapter:
@@ -75,15 +73,10 @@ class DiscordAdapter:
         point_to(settings)
         self.client = LudoClient(self, settings)
         self.reconciler = Reconciler(service)
-        self.reconnects = ReconnectFilter(self.client.reach)
-        self._task: asyncio.Task[None] | None = None
-        self._working = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-        #: the error that ended the connection for good (see :meth:`failed`)
-        self.fatal = Fatal()
+        #: the connection's life; the error that ended it for good (see :meth:`failed`)
+        self.gateway = Gateway(self.client)
+        self.fatal = self.gateway.fatal
         self.faults = FaultLog(log, UNANSWERED)
-        self._stopping = False
         #: replays drawn in a pool of their own (shared by a process's adapters)
         self.drawing = drawing if drawing is not None else Drawing()
         #: rematch, stats, the leaderboard, forgetting, the replay and the record
@@ -96,66 +89,24 @@ class DiscordAdapter:
 
     async def start(self, ready_timeout: float = 60.0) -> None:
         """Log in (checking the token), sync the commands, connect to the gateway."""
-        try:
-            await self.client.login(self.settings.token)
-        except discord.LoginFailure:
-            await self.client.close()
-            raise AdapterError("Discord refused DISCORD_TOKEN (improper token)") from None
-        except (discord.HTTPException, OSError) as e:
-            await self.client.close()
-            raise AdapterError(f"cannot reach Discord: {e}") from None
-        self.reconnects.install()  # discord.py's reconnections: a warning an outage
-        self._task = asyncio.create_task(self.client.connect())
-        ready = asyncio.create_task(self.client.wait_until_ready())
-        done, _ = await asyncio.wait(
-            {self._task, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
-        )
-        if ready not in done:
-            ready.cancel()
-            if self._task in done:
-                error = fatal_error(self._task.exception())
-            else:
-                error = AdapterError(
-                    f"Discord's gateway was not ready within {ready_timeout:g} s "
-                    "(check DISCORD_GATEWAY_URL, if set, and the network)"
-                )
-            await self.stop()
-            raise error from None
-        self._task.add_done_callback(self._ended)
+        await self.gateway.start(self.settings.token, ready_timeout, self.quiet)
 
     def account(self) -> str:
         """The bot's account, for the start line: ``Discord name#1234 (id ...)``."""
         return account(self.client.user)
 
-    def _ended(self, task: asyncio.Task[None]) -> None:
-        """The connection ended: unless stopping, for good (:meth:`failed` says why)."""
-        connected(False)
-        if self._stopping:
-            return
-        error = None if task.cancelled() else task.exception()
-        self.fatal.set(fatal_error(error))
-
     async def failed(self) -> AdapterError:
         """Wait until the connection to Discord ended for good; why, in one line."""
-        return await self.fatal.wait()
+        return await self.gateway.failed()
 
     async def stop(self) -> None:
         """Let the interactions being handled finish (a little while; hardly at all while
         Discord does not answer), then disconnect."""
-        self._stopping = True
-        self.client.reach.stopping()
-        grace = STOP_GRACE if self.client.reach.down else DRAIN
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.quiet(), grace)
-        await within(self.client.close(), grace, "closing the connection", log)
-        if self._task is not None:  # closing anyway: a wait to reconnect is cut short
-            await within(self._task, grace, "ending the gateway connection", log)
-        connected(False)
-        self.reconnects.remove()
+        await self.gateway.stop(self.quiet)
 
     async def quiet(self) -> None:
         """Wait until no interaction (or timer's move) is being handled, nor a replay drawn."""
-        await self._idle.wait()
+        await self.gateway.idle()
         await self.burst.quiet()
         await self.after.quiet()
 
@@ -167,7 +118,7 @@ class DiscordAdapter:
         channel = outcome.channel
         if channel is None or not self.owns(channel):
             return
-        async with self._busy():
+        async with self.gateway.busy():
             screen = ChannelScreen(self.client, int(channel[len(PREFIX) :]))
             if outcome.game is None:
                 await screen.say(say(Text("game.damaged"), clean))
@@ -377,7 +328,7 @@ class DiscordAdapter:
     async def _handling(self, interaction: discord.Interaction[Any]) -> AsyncIterator[Handling]:
         """One command or press: counted and timed; if it fails (the store unreachable,
         a bug), the asker is told privately that the games cannot be reached now."""
-        async with self._busy():
+        async with self.gateway.busy():
             with handling(PLATFORM) as press:
                 try:
                     yield press
@@ -387,14 +338,3 @@ class DiscordAdapter:
                     self.faults.note(e, f"could not answer a command or press in {where}")
                     screen = InteractionScreen(self.client, interaction, None)
                     await screen.private(say(store_down(), clean, language(interaction)))
-
-    @contextlib.asynccontextmanager
-    async def _busy(self) -> AsyncIterator[None]:
-        self._working += 1
-        self._idle.clear()
-        try:
-            yield
-        finally:
-            self._working -= 1
-            if not self._working:
-                self._idle.set()

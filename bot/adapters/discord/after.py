@@ -37,8 +37,9 @@ from ...present.after import (
     top_lines,
 )
 from ...present.animation import game_animation
-from ...records import Records
-from ...service import GameService, Outcome
+from ...service.game import GameService
+from ...service.outcome import Outcome
+from ...service.records import Records
 from ..drawing import Busy, Drawing
 from ..faults import Handling
 from .screen import CONTENT_LIMIT, NO_MENTIONS, clean, describe, quietly

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import aiohttp
 import discord
 
-from ...metrics import PLATFORM_UP, RATE_LIMITED
+from ...ops.metrics import PLATFORM_UP, RATE_LIMITED
 from ..faults import AdapterError, one_line
 from ..reach import Reach
 

@@ -3,7 +3,7 @@ client needs no import of the adapter."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -58,3 +58,8 @@ class Handlers(Protocol):
     async def pieces(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[int]]: ...
+
+
+def handlers_of(interaction: discord.Interaction[Any]) -> Handlers:
+    """What the client of ``interaction`` hands it to (its adapter)."""
+    return cast(Handlers, cast(Any, interaction.client).adapter)

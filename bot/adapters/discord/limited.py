@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from ...limits import Limiter
+from ...limits.rate import Limiter
 from ...present import Text, say
 from ..faults import handling
 from .translator import asker_language

@@ -18,8 +18,8 @@ from ...hosting.tournament import Tournament
 from ...present import Text, refusal_text, say
 from ...present.buttons import parse_tour_press
 from ...present.tour import TourView, room_name, signup_message, tour_view
-from ...service import Outcome
-from ...tournaments import Tournaments, TourOutcome
+from ...service.outcome import Outcome, TourOutcome
+from ...service.tournaments import Tournaments
 from ..faults import Handling
 from .screen import CONTENT_LIMIT, NO_MENTIONS, InteractionScreen, button_rows, clean, describe
 from .translator import asker_language as language

@@ -17,7 +17,7 @@ from discord import app_commands
 from ...present import Text, refusal_text, say, table_view
 from ...present.alt import alt_lines
 from ...present.view import move_label
-from ...service import GameService
+from ...service.game import GameService
 from ..faults import FaultLog, settle
 from .screen import CONTENT_LIMIT, InteractionScreen, clean, describe
 from .translator import asker_language

@@ -2,8 +2,9 @@
 
 An update becomes (channel, user, intent); the service's outcome becomes a
 private word for the asker (a toast, a reply) and a table view, which the
-reconciler brings into the chat.  No rule and no game state lives here.  The
-rate limits come first (:mod:`.limited`).  A command or press that fails (the
+reconciler brings into the chat (the game's commands: :mod:`.play`; the buttons
+here).  No rule and no game state lives here.  The rate limits come first
+(:mod:`.limited`).  A command or press that fails (the
 store unreachable) is still answered (a toast, a short notice); a token Telegram
 stops taking while the bot runs is reported by :meth:`TelegramAdapter.failed`.
 """
@@ -16,47 +17,31 @@ from typing import Any
 
 from aiohttp import web
 from telegram import Message, Update
-from telegram.constants import ChatType
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
-from ...hosting import Game, Intent
+from ...hosting import Game
 from ...present import TableView, Text, parse_new_game, parse_press, refusal_text, say, table_view
 from ...present.buttons import parse_tour_press
-from ...service import GameService, Outcome
+from ...service.game import GameService
+from ...service.outcome import Outcome
+from ...service.tournaments import tournaments_of
 from ...store.pace import Limits, MemoryPacer, Pacer
-from ...tournaments import tournaments_of
 from ..drawing import Drawing
 from ..faults import AdapterError, Fatal, FaultLog, refused, settle
 from ..reach import within
-from .after import WORDS, AfterGame
+from .after import AfterGame
 from .board_button import BoardButton, MiniApp
 from .chooser import RuleChooser
-from .commands import (
-    COMMANDS,
-    help_text,
-    parse_ludo_args,
-    piece_of,
-    say_language,
-    set_commands,
-    wanted_language,
-)
+from .commands import COMMANDS, set_commands
 from .guard import bounded, guarded
 from .limited import Entrance, Limiter
 from .notices import Notices, toast
+from .play import PlayCommands
 from .screen import PREFIX
 from .tables import Tables
-from .tour_args import WORDS as TOUR_WORDS
 from .tours import TelegramTours
-from .updates import (
-    WebhookSettings,
-    channel_of,
-    is_admin,
-    language,
-    moderated,
-    user_of,
-    where_of,
-)
+from .updates import WebhookSettings, channel_of, language, moderated, user_of
 from .watch import Watch, connected, refused_at_start
 from .webhook import ALLOWED, set_webhook, webhook_route
 
@@ -126,15 +111,19 @@ class TelegramAdapter:
             self.outboxes,
             self.notices,
             self._call,
-            self._answer,
-            self.board,
+            lambda update, outcome: self.play.answer(update, outcome),
+            lambda update, args: self.play.board(update, args),
             self.drawing,
         )
         tours = tournaments_of(service)
         self.tours = TelegramTours(tours, self.tables, self.notices, self._call, self.show)
+        #: the game's commands: /ludo, /join, /roll, /move, /board...
+        self.play = PlayCommands(
+            service, self.notices, self.chooser, self.after, self.tours, self._call, self.show
+        )
         guards = self.faults, self.notices.sorry, Entrance(limiter, self.notices).admit
         for name in ("start", *COMMANDS):
-            handler = getattr(self, f"cmd_{name}")
+            handler = getattr(self.play, f"cmd_{name}")
             command = bounded(handler, self.notices.tell)  # far too many words: refused
             self.app.add_handler(CommandHandler(name, guarded(command, *guards)))
         self.app.add_handler(CallbackQueryHandler(guarded(self.on_button, *guards)))
@@ -216,124 +205,6 @@ class TelegramAdapter:
 
     def _finished(self, game: Game) -> None:
         self.after.replay_soon(game)  # a game played to its end: the whole game again
-
-    # -- commands ---------------------------------------------------------
-
-    async def cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        chat = update.effective_chat  # a greeting in a private chat; how to play in a group
-        private = chat is not None and chat.type == ChatType.PRIVATE
-        await self.notices.say(update, help_text(language(update), greeting=private))
-
-    async def cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self.notices.say(update, help_text(language(update)))  # how to play
-
-    async def cmd_ludo(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Open a game: with arguments at once, without them by choosing the rules;
-        ``/ludo language it`` changes the language of the game here."""
-        where = where_of(update)
-        if where is None:
-            return
-        channel, user = where
-        args = context.args or []
-        if args and args[0].lower() == "language":
-            await self._change_language(update, args[1:])
-            return
-        if args and args[0].lower() in TOUR_WORDS:
-            await self.tours.command(update, channel, user, args[1:])
-            return
-        if args and args[0].lower() in WORDS:
-            await self.after.command(update, channel, user, args)
-            return
-        if not args:
-            await self.chooser.ask(update, channel)
-            return
-        asked = parse_ludo_args(args)
-        if asked.error is not None:
-            await self.notices.tell(update, asked.error)
-            return
-        lang = asked.lang or language(update)
-        outcome = await self._call(
-            self.service.open,
-            channel,
-            user,
-            asked.rules,
-            asked.options,
-            timer=asked.timer,
-            lang=lang,
-            theme=asked.theme,
-            level=asked.level,
-        )
-        await self._answer(update, outcome)
-
-    async def cmd_join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._act(update, Intent("join"))
-
-    async def cmd_leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._act(update, Intent("leave"))
-
-    async def cmd_roll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._act(update, Intent("roll"))
-
-    async def cmd_move(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Move piece N."""
-        piece = piece_of(context.args or [])
-        if piece is None:
-            await self.notices.tell(update, Text("tg.say_piece"))
-            return
-        await self._act(update, Intent("move", piece))
-
-    async def cmd_board(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self.board(update, context.args or [])
-
-    async def board(self, update: Update, args: list[str]) -> None:
-        """The board as a new message with the buttons of the turn; ``text``: in words."""
-        where = where_of(update)
-        if where is None:
-            return
-        if args and args[0].lower() == "text":
-            await self.after.board_text(update, where[0])
-            return
-        outcome = await self._call(self.service.look, where[0])
-        if outcome.refusal is not None:
-            await self.notices.tell(update, refusal_text(outcome.refusal))
-        await self.show(outcome, fresh=True, lang=language(update))
-
-    async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = where_of(update)
-        if where is not None:  # the rules of the game here, or of the rule set named
-            await self.after.rules(update, where[0], context.args or [])
-
-    async def cmd_end(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """End the game: its creator, or a chat admin."""
-        await self._act(update, Intent("end", can_manage=await is_admin(update)))
-
-    async def cmd_language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Change the language of the table here: ``/language pt``, ``/language italiano``."""
-        args = context.args or []
-        if not args:
-            await self.notices.tell(update, say_language())
-            return
-        await self._change_language(update, args)
-
-    async def _change_language(self, update: Update, words: list[str]) -> None:
-        """The table speaks the language named from now on: its creator, or a chat admin,
-        decides; a language the bot does not speak is refused by hosting ("")."""
-        manage = await is_admin(update)
-        await self._act(update, Intent("language", lang=wanted_language(words), can_manage=manage))
-
-    async def _act(self, update: Update, intent: Intent) -> None:
-        where = where_of(update)
-        if where is None:
-            return
-        outcome = await self._call(self.service.act, *where, intent)
-        await self._answer(update, outcome)
-
-    async def _answer(self, update: Update, outcome: Outcome) -> None:
-        """A command's outcome: refused, a short answer (gone after a while in a group);
-        done, the table tells it."""
-        if outcome.refusal is not None:
-            await self.notices.tell(update, refusal_text(outcome.refusal))
-        await self.show(outcome, lang=language(update))
 
     # -- buttons ----------------------------------------------------------
 

@@ -35,7 +35,8 @@ from ...present.after import (
 )
 from ...present.alt import alt_lines
 from ...present.animation import game_animation
-from ...service import GameService, Outcome
+from ...service.game import GameService
+from ...service.outcome import Outcome
 from ..drawing import Busy, Drawing
 from .notices import Notices
 from .outbox import Outboxes, Turn

@@ -16,7 +16,8 @@ from telegram import Bot, Message, Update
 
 from ...hosting import LOBBY, PLAYING, Game, Refusal, User
 from ...present import refusal_text
-from ...service import GameService, Outcome
+from ...service.game import GameService
+from ...service.outcome import Outcome
 from .commands import chooser
 from .notices import Notices
 from .outbox import Outboxes, Turn

@@ -5,7 +5,7 @@ The person is the Telegram account; the chat is the group itself (its forum
 topics share its budget, as they share Telegram's own limit of the group).  A
 person turned away is told privately and in their language: a toast for a
 press; for a command a short reply (gone after a while in a group), at most
-once every :data:`~bot.limits.TELL_EVERY` seconds, so the answers never
+once every :data:`~bot.limits.rate.TELL_EVERY` seconds, so the answers never
 become a flood themselves.  Nothing else happens.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from ...limits import Limiter, Verdict
+from ...limits.rate import Limiter, Verdict
 from ...present import Text, say
 from ..faults import limited
 from .notices import Notices, toast

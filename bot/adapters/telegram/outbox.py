@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from telegram.error import NetworkError
 
-from ...metrics import OUTBOX_DROPPED, PACED
+from ...ops.metrics import OUTBOX_DROPPED, PACED
 from ...present import TableView
 from ...store import Shown
 from ...store.pace import Pacer

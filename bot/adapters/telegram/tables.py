@@ -10,7 +10,8 @@ from telegram import Bot, InlineKeyboardMarkup
 
 from ...hosting import Game
 from ...present import TableView, Text, table_view
-from ...service import GameService, Outcome
+from ...service.game import GameService
+from ...service.outcome import Outcome
 from ...store.pace import MemoryPacer, Pacer
 from ..reconcile import Reconciler
 from .board_button import BoardButton

@@ -18,8 +18,8 @@ from ...hosting.tournament import Tournament
 from ...present import refusal_text, say
 from ...present.buttons import TourPress
 from ...present.tour import TourView, room_name, signup_message, tour_view
-from ...service import Outcome
-from ...tournaments import Tournaments, TourOutcome
+from ...service.outcome import Outcome, TourOutcome
+from ...service.tournaments import Tournaments
 from .commands import parse_ludo_args
 from .notices import Notices, toast
 from .screen import PREFIX, TEXT_LIMIT, caption, quietly, target

@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 
 from ...hosting import User
 from ...present import Press, language_of
-from ...service import Outcome
+from ...service.outcome import Outcome
 from .screen import PREFIX
 
 PLATFORM = "telegram"

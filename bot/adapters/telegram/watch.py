@@ -26,7 +26,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
-from ...metrics import PLATFORM_UP, RATE_LIMITED
+from ...ops.metrics import PLATFORM_UP, RATE_LIMITED
 from ..faults import AdapterError, Fatal
 from ..reach import Reach
 from .updates import PLATFORM

@@ -1,0 +1,62 @@
+"""The board made from the bot's settings (``ludo-bot run`` with ``LUDO_PUBLIC_URL``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from ..limits.rate import Limiter
+from ..service.game import GameService
+from ..store import RedisStore
+from ..web.auth import Keys
+from ..web.board import Board, Show
+from ..web.discord import DiscordOAuth
+from ..web.hub import Hub
+from ..web.live import ws_route
+from ..web.pages import page_routes
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+
+def board_keys(settings: Settings) -> Keys:
+    """The board's keys, from the bot's tokens (Telegram's, then Discord's): every
+    worker, and the tables' links, agree on them."""
+    return Keys([t for t in (settings.telegram_token, settings.discord_token) if t])
+
+
+def make_board(
+    settings: Settings, service: GameService, limiter: Limiter | None, show: Show
+) -> Board:
+    """The board of ``settings.board`` (which is set): its keys from the bot's tokens,
+    its hub on Redis when the games are there."""
+    board = settings.board
+    assert board is not None
+    discord = None
+    # the Activity needs the bot's token (boardconfig makes sure): the bot asks Discord
+    # who is in an Activity instance
+    client_id, secret, bot_token = (
+        board.discord_client_id,
+        board.discord_client_secret,
+        settings.discord_token,
+    )
+    if client_id is not None and secret is not None and bot_token:
+        discord = DiscordOAuth(client_id, secret, settings.discord_api_base, bot_token=bot_token)
+    store = service.store
+    redis = store.client if isinstance(store, RedisStore) else None
+    keys = board_keys(settings)
+    return Board(
+        service,
+        keys,
+        Hub(service, redis=redis, sign=keys.session),
+        telegram_token=settings.telegram_token or None,
+        discord=discord,
+        limiter=limiter,
+        show=show,
+    )
+
+
+def board_routes(board: Board) -> list[web.RouteDef]:
+    """Every route of the board: the API, the page and its files, the websocket."""
+    return [*board.api_routes(), *page_routes(), ws_route(board)]
