@@ -18,6 +18,7 @@ from .translator import (
     language_choices,
     level_choices,
     named,
+    options,
     rule_choices,
     theme_choices,
     unique_name,
@@ -44,23 +45,15 @@ class LudoCommands(app_commands.Group):
         super().__init__(name="ludo", description=described("dc.desc.ludo"))
 
     @app_commands.command(name=named("new"), description=described("dc.desc.new"))
-    @app_commands.rename(
-        rules=named("rules"),
-        teams=named("teams"),
-        pieces_to_win=named("pieces_to_win"),
-        timer=named("timer"),
-        language=named("language"),
-        theme=named("theme"),
-        level=named("level"),
-    )
-    @app_commands.describe(
-        rules=described("dc.desc.new.rules"),
-        teams=described("dc.desc.new.teams"),
-        pieces_to_win=described("dc.desc.new.pieces_to_win"),
-        timer=described("dc.desc.new.timer"),
-        language=described("dc.desc.new.language"),
-        theme=described("dc.desc.new.theme"),
-        level=described("dc.desc.new.level"),
+    @options(
+        "new",
+        rules="rules",
+        teams="teams",
+        pieces_to_win="pieces_to_win",
+        timer="timer",
+        language="language",
+        theme="theme",
+        level="level",
     )
     @app_commands.choices(
         rules=RULE_CHOICES, language=LANGUAGE_CHOICES, theme=THEME_CHOICES, level=LEVEL_CHOICES
@@ -104,8 +97,7 @@ class LudoCommands(app_commands.Group):
         await handlers_of(interaction).act(interaction, Intent("roll"))
 
     @app_commands.command(name=named("move"), description=described("dc.desc.move"))
-    @app_commands.rename(piece=named("piece"))
-    @app_commands.describe(piece=described("dc.desc.move.piece"))
+    @options("move", piece="piece")
     async def move(
         self, interaction: discord.Interaction[Any], piece: app_commands.Range[int, 1, 6]
     ) -> None:
@@ -118,14 +110,12 @@ class LudoCommands(app_commands.Group):
         return await handlers_of(interaction).pieces(interaction, current)
 
     @app_commands.command(name=named("board"), description=described("dc.desc.board"))
-    @app_commands.rename(text=named("text"))
-    @app_commands.describe(text=described("dc.desc.board.text"))
+    @options("board", text="text")
     async def board(self, interaction: discord.Interaction[Any], text: bool = False) -> None:
         await handlers_of(interaction).board(interaction, text)
 
     @app_commands.command(name=named("rules"), description=described("dc.desc.rules"))
-    @app_commands.rename(rules=named("rules"))
-    @app_commands.describe(rules=described("dc.desc.rules.rules"))
+    @options("rules", rules="rules")
     @app_commands.choices(rules=RULE_CHOICES)
     async def rules(
         self, interaction: discord.Interaction[Any], rules: app_commands.Choice[str] | None = None
@@ -133,8 +123,7 @@ class LudoCommands(app_commands.Group):
         await handlers_of(interaction).rules(interaction, rules.value if rules else None)
 
     @app_commands.command(name=named("language"), description=described("dc.desc.language"))
-    @app_commands.rename(language=named("language"))
-    @app_commands.describe(language=described("dc.desc.language.language"))
+    @options("language", language="language")
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(
         self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
@@ -155,16 +144,14 @@ class LudoCommands(app_commands.Group):
         await handlers_of(interaction).after.rematch(interaction)
 
     @app_commands.command(name=named("stats"), description=described("dc.desc.stats"))
-    @app_commands.rename(member=named("member"))
-    @app_commands.describe(member=described("dc.desc.stats.member"))
+    @options("stats", member="member")
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.User | None = None
     ) -> None:
         await handlers_of(interaction).after.stats(interaction, member)
 
     @app_commands.command(name=named("top"), description=described("dc.desc.top"))
-    @app_commands.rename(period=named("period"))
-    @app_commands.describe(period=described("dc.desc.top.period"))
+    @options("top", period="period")
     @app_commands.choices(period=PERIOD_CHOICES)
     async def top(
         self, interaction: discord.Interaction[Any], period: app_commands.Choice[str] | None = None

@@ -10,7 +10,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
-from .translator import described, level_choices, named, rule_choices
+from .translator import described, level_choices, named, options, rule_choices
 
 #: every custom_id of a tournament's button starts so
 TOUR_TEMPLATE = re.compile(r"t:(?P<rest>.{0,98})", re.DOTALL)
@@ -74,25 +74,16 @@ class TourButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOUR_T
 
 
 @app_commands.command(name=named("tournament"), description=described("dc.desc.tournament"))
-@app_commands.rename(
-    action=named("action"),
-    fmt=named("format"),
-    rules=named("rules"),
-    teams=named("teams"),
-    size=named("size"),
-    rounds=named("rounds"),
-    timer=named("timer"),
-    level=named("level"),
-)
-@app_commands.describe(
-    action=described("dc.desc.tournament.action"),
-    fmt=described("dc.desc.tournament.format"),
-    rules=described("dc.desc.tournament.rules"),
-    teams=described("dc.desc.tournament.teams"),
-    size=described("dc.desc.tournament.size"),
-    rounds=described("dc.desc.tournament.rounds"),
-    timer=described("dc.desc.tournament.timer"),
-    level=described("dc.desc.tournament.level"),
+@options(
+    "tournament",
+    action="action",
+    fmt="format",
+    rules="rules",
+    teams="teams",
+    size="size",
+    rounds="rounds",
+    timer="timer",
+    level="level",
 )
 @app_commands.choices(
     action=ACTION_CHOICES, fmt=FORMAT_CHOICES, rules=rule_choices(), level=level_choices()

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -51,6 +51,22 @@ def named(english: str) -> app_commands.locale_str:
 def described(msgid: str) -> app_commands.locale_str:
     """A description: the English wording of ``msgid``, translated from the catalogs."""
     return app_commands.locale_str(say(Text(msgid)), id=msgid)
+
+
+Decorated = TypeVar("Decorated")
+
+
+def options(command: str, **names: str) -> Callable[[Decorated], Decorated]:
+    """Name a command's options in the asker's language and describe them: the parameter
+    ``fmt="format"`` becomes the option ``format``, described by ``dc.desc.<command>.format``."""
+    renamed = {param: named(name) for param, name in names.items()}
+    descriptions = {param: described(f"dc.desc.{command}.{name}") for param, name in names.items()}
+
+    def decorate(func: Decorated) -> Decorated:
+        described_func = app_commands.describe(**descriptions)(func)
+        return app_commands.rename(**renamed)(described_func)
+
+    return decorate
 
 
 def capitalised(word: str) -> str:
