@@ -23,7 +23,7 @@ from ..reach import Reach
 from .activity import BOARD_TEMPLATE, BoardButton
 from .commands import LudoCommands
 from .connection import connected, rate_limit_trace
-from .handlers import Handlers, handlers_of
+from .handlers import Handlers, PressButton, handlers_of
 from .limited import Entrance, Limiter
 from .tour_command import TOUR_TEMPLATE, TourButton, tournament
 from .translator import LudoTranslator, asker_language
@@ -60,28 +60,11 @@ def entrance_of(interaction: discord.Interaction[Any]) -> Entrance:
     return cast(LudoClient, interaction.client).entrance
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+class GameButton(PressButton, template=BUTTON_TEMPLATE):
     """A button of a game; its custom_id is the presenter's button data, nothing else."""
 
-    def __init__(
-        self,
-        data: str,
-        label: str = "…",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=data))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> GameButton:
-        return cls(str(getattr(item, "custom_id", "")))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return await entrance_of(interaction).admit(interaction)  # the rate limits
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await handlers_of(interaction).on_press(interaction, str(self.item.custom_id))
+        await handlers_of(interaction).on_press(interaction, self.data)
 
 
 class LudoTree(app_commands.CommandTree["LudoClient"]):

@@ -3,7 +3,7 @@ client needs no import of the adapter."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, Self, cast
 
 import discord
 from discord import app_commands
@@ -63,3 +63,31 @@ class Handlers(Protocol):
 def handlers_of(interaction: discord.Interaction[Any]) -> Handlers:
     """What the client of ``interaction`` hands it to (its adapter)."""
     return cast(Handlers, cast(Any, interaction.client).adapter)
+
+
+class PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button whose ``custom_id`` is the presenter's button data, nothing else, so it
+    keeps working after a restart: admitted by the rate limits, then handed on by
+    :meth:`callback` (each kind gives its own ``template``; this one matches nothing)."""
+
+    def __init__(
+        self,
+        data: str,
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=data))
+
+    @property
+    def data(self) -> str:
+        return str(self.item.custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> Self:
+        return cls(str(getattr(item, "custom_id", "")))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        entrance = cast(Any, interaction.client).entrance
+        return bool(await entrance.admit(interaction))  # the rate limits

@@ -10,6 +10,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from .handlers import PressButton
 from .translator import described, level_choices, named, options, rule_choices
 
 #: every custom_id of a tournament's button starts so
@@ -48,29 +49,11 @@ def tours_of(interaction: discord.Interaction[Any]) -> TourHandlers:
     return cast(TourHandlers, cast(Any, interaction.client).adapter.tours)
 
 
-class TourButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOUR_TEMPLATE):
+class TourButton(PressButton, template=TOUR_TEMPLATE):
     """A button of a tournament's sign-up message."""
 
-    def __init__(
-        self,
-        data: str,
-        label: str = "…",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=data))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> TourButton:
-        return cls(str(getattr(item, "custom_id", "")))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        entrance = cast(Any, interaction.client).entrance
-        return bool(await entrance.admit(interaction))  # the rate limits
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tours_of(interaction).on_press(interaction, str(self.item.custom_id))
+        await tours_of(interaction).on_press(interaction, self.data)
 
 
 @app_commands.command(name=named("tournament"), description=described("dc.desc.tournament"))
