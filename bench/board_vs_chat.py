@@ -1,8 +1,9 @@
-"""One group game two ways (issue 23): played by the chat's buttons, and on the live
-board (the Telegram Mini App's websocket); presses per minute, and the time from a
-press to the other player's screen.
+"""One group game three ways (issues 23, 36): played by the chat's buttons, by the buttons
+of one message posted through inline mode in a group the bot is no member of, and on
+the live board (the Telegram Mini App's websocket); presses per minute, and the time
+from a press to the other player's screen.
 
-    python bench/board_vs_chat.py [--period 60] [--board-window 60] [--only chat|board]
+    python bench/board_vs_chat.py [--period 60] [--board-window 60] [--only chat|inline|board]
                                   [--seed 8] [--unlimited]
 
 Both games alike: classic Ludo, Ana and Ben and two computer players, no turn timer,
@@ -16,7 +17,9 @@ burst) on every press (``--unlimited``: none, to see what the board itself takes
 By chat buttons (as ``bench/chat.py game``): the person on turn presses a button as
 soon as the group's board shows their turn; a press is timed to the board showing its
 result in the group (both players' screen).  Its figures are printed as measured and
-at Telegram's real minute (times and the game's length scaled by 60 / period).
+at Telegram's real minute (times and the game's length scaled by 60 / period).  By an
+inline table: the same, the game chosen from ``@bot classic timer=0`` in a group the bot
+is no member of and played in that one message (its edits at the group's pace).
 
 On the board: the game opened in a group by chat buttons (the chat table follows it,
 at the group's limit), the board served as ``ludo-bot run`` serves it (the bot's
@@ -71,6 +74,7 @@ from tests.helpers.chat_scenarios import (  # noqa: E402
     pct,
     play_at_pace,
     start_group_game,
+    start_inline_game,
 )
 from tests.helpers.telegram import init_data, running  # noqa: E402
 
@@ -89,8 +93,11 @@ def per_minute(presses: int, seconds: float) -> float:
     return presses / seconds * 60 if seconds > 0 else 0.0
 
 
-async def chat_game(period: float, folder: Path, seed: int, unlimited: bool) -> dict[str, Any]:
-    """The game by chat buttons: presses, seconds, press→board latencies."""
+async def chat_game(
+    period: float, folder: Path, seed: int, unlimited: bool, *, inline: bool = False
+) -> dict[str, Any]:
+    """The game by chat buttons: presses, seconds, press→board latencies.  ``inline``: in
+    a group the bot is no member of, in the one message posted through inline mode."""
     fake = FakeTelegram()
     await fake.start()
     store = SqliteStore(str(folder / "chat.sqlite3"), ttl=3600)
@@ -101,11 +108,15 @@ async def chat_game(period: float, folder: Path, seed: int, unlimited: bool) -> 
     try:
         async with running(fake, store, time.time, **kw) as bot:
             group = fake.group("Chat buttons")
-            game_id = await start_group_game(bot, group)
+            inline_id = None
+            if inline:
+                game_id, inline_id = await start_inline_game(bot, group)
+            else:
+                game_id = await start_group_game(bot, group)
             began = time.monotonic()
             await play_at_pace(
                 bot, group["id"], game_id, random.Random(seed), figures=figures,
-                timeout=WINDOWS * period,
+                timeout=WINDOWS * period, inline_id=inline_id,
             )  # fmt: skip
             took = time.monotonic() - began
             assert bot.game(game_id).status == OVER
@@ -287,7 +298,7 @@ def ms(seconds: float) -> str:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--period", type=float, default=60.0, help="Telegram's window (s)")
-    parser.add_argument("--only", choices=("chat", "board"))
+    parser.add_argument("--only", choices=("chat", "inline", "board"))
     parser.add_argument("--seed", type=int, default=8, help="the players' choices")
     parser.add_argument(
         "--board-window", type=float, default=60.0,
@@ -300,19 +311,23 @@ async def main() -> None:
     scale = 60.0 / args.period
     rows: dict[str, tuple[float, float, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        if args.only in (None, "chat"):
-            c = await chat_game(args.period, Path(folder), args.seed, args.unlimited)
+        for name, inline in (("chat buttons", False), ("inline table", True)):
+            if args.only not in (None, "inline" if inline else "chat"):
+                continue
+            folder_of = Path(folder) / ("inline" if inline else "chat")
+            folder_of.mkdir()
+            c = await chat_game(args.period, folder_of, args.seed, args.unlimited, inline=inline)
             lat = c["latencies"]
             ppm = per_minute(c["presses"], c["seconds"])
             p50, p95 = pct(lat, 0.5), pct(lat, 0.95)
             print(
-                f"chat buttons (window {args.period:g} s): {c['presses']} presses in "
+                f"{name} (window {args.period:g} s): {c['presses']} presses in "
                 f"{c['seconds']:.1f} s, {ppm:.1f}/min; press -> board in the group "
                 f"p50 {p50:.2f} s, p95 {p95:.2f} s, max {max(lat):.2f} s; "
                 f"busiest window {c['busiest']} calls",
                 flush=True,
             )
-            rows["chat buttons"] = (ppm / scale, p50 * scale, p95 * scale)
+            rows[name] = (ppm / scale, p50 * scale, p95 * scale)
             print(
                 f"  at Telegram's 60 s minute: game {c['seconds'] * scale / 60:.1f} min, "
                 f"{ppm / scale:.1f} presses/min, p50 {p50 * scale:.1f} s, "
@@ -344,7 +359,7 @@ async def main() -> None:
     print(f"\n{'':14}{'presses/min':>13}{'p50':>12}{'p95':>12}   (window scaled to 60 s)")
     for name, (ppm, p50, p95) in rows.items():
         print(f"{name:14}{ppm:13.1f}{ms(p50):>12}{ms(p95):>12}")
-    if len(rows) == 2:
+    if "chat buttons" in rows and "live board" in rows:
         (cp, c50, c95), (bp, b50, b95) = rows["chat buttons"], rows["live board"]
         print(
             f"{'board / chat':14}{bp / cp:12.1f}x{c50 / b50:11.0f}x{c95 / b95:11.0f}x"

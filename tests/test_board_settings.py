@@ -109,3 +109,26 @@ def test_the_webhook_mode_serves_the_board_too() -> None:
     }
     board = load_settings(env).board
     assert board is not None and board.public_url == "https://h.example"
+
+
+def test_the_media_chat_of_inline_tables_is_an_id_or_a_channel_name() -> None:
+    assert load_settings({}).telegram_media_chat is None
+    assert load_settings({"TELEGRAM_TOKEN": "1:t"}).telegram_media_chat is None
+    chat = load_settings({"TELEGRAM_TOKEN": "1:t", "TELEGRAM_MEDIA_CHAT": " -1001234567890 "})
+    assert chat.telegram_media_chat == -1001234567890
+    named = load_settings({"TELEGRAM_TOKEN": "1:t", "TELEGRAM_MEDIA_CHAT": "@ludo_pictures"})
+    assert named.telegram_media_chat == "@ludo_pictures"
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"TELEGRAM_MEDIA_CHAT": "-100"}, "TELEGRAM_MEDIA_CHAT needs TELEGRAM_TOKEN"),
+        ({"TELEGRAM_TOKEN": "1:t", "TELEGRAM_MEDIA_CHAT": "my chat"}, "a chat's id"),
+        ({"TELEGRAM_TOKEN": "1:t", "TELEGRAM_MEDIA_CHAT": "@ab"}, "a chat's id"),
+        ({"TELEGRAM_TOKEN": "1:t", "TELEGRAM_MEDIA_CHAT": "1" * 21}, "a chat's id"),
+    ],
+)
+def test_a_wrong_media_chat_is_refused_by_name(env: dict[str, str], words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        load_settings(env)

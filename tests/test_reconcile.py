@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.reconcile import Notes, Reconciler, plan
+from bot.adapters.reconcile import CHAT, Notes, Powers, Reconciler, plan
 from bot.hosting import Intent
 from bot.present import TableView, parse_press, table_view
 from bot.service.game import GameService
@@ -19,6 +19,9 @@ from tests.helpers.service import ANA, BEN, Dice, person_on_turn
 
 class FakeScreen:
     """A chat that records the calls made to it; message ids are 1, 2, 3..."""
+
+    #: a chat the bot is a member of: it may post, edit and delete
+    powers: Powers = CHAT
 
     def __init__(self, *, edits_fail: bool = False) -> None:
         self.calls: list[tuple[str, str | None]] = []
@@ -298,3 +301,67 @@ def test_a_whole_game_leaves_one_board_at_a_time_and_pings_only_whom_the_turn_pa
         "rematch"
     ]
     assert passes >= 10
+
+
+class OneMessage(FakeScreen):
+    """A place that may only edit its one message "home" (a message posted through
+    Telegram's inline mode, a Discord interaction's own message)."""
+
+    powers = Powers(send=False, delete=False, upload_on_edit=False, home="home")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shows["home"] = None  # type: ignore[assignment]  # posted by the platform
+
+    async def post(self, view: TableView) -> str | None:
+        raise AssertionError("a place that cannot post was asked to")
+
+    async def remove(self, msg: str) -> bool:
+        raise AssertionError("a place that cannot delete was asked to")
+
+
+def test_a_place_that_cannot_post_plays_the_whole_game_in_its_one_message(store: Store) -> None:
+    """Lobby, board and standings all in the one message: only edits, each view once."""
+    svc = GameService(store, dice=Dice(8), clock=lambda: 1000.0)
+    screen = OneMessage()
+    reconciler = Reconciler(svc)
+    shown: list[int] = []
+
+    def show(outcome: Any) -> None:
+        assert not outcome.refused, outcome.refusal
+        view = view_of(outcome)
+        assert asyncio.run(reconciler.reconcile(view, outcome.shown, screen))
+        shown.append(view.rev)
+
+    show(svc.open("chan", ANA, "classic", timer=0))
+    show(svc.act("chan", BEN, Intent("join")))
+    show(svc.act("chan", ANA, Intent("start")))
+    for _ in range(3000):
+        game = svc.game_in("chan")
+        if game is None:
+            break
+        person = person_on_turn(game)
+        assert person is not None
+        press = parse_press(next(b.data for row in screen.shows["home"].buttons for b in row))
+        assert press is not None
+        show(svc.press("chan", person, press.game_id, press.version, press.intent))
+    assert set(screen.shows) == {"home"} and screen.shows["home"].picture == "standings"
+    assert {kind for kind, _ in screen.calls} == {"edit"}
+    assert [msg for _, msg in screen.calls] == ["home"] * len(shown)
+    # an older view, or the same one again, changes nothing
+    game = svc.get(screen.shows["home"].game_id)
+    assert game is not None
+    again = table_view(game)
+    assert not asyncio.run(reconciler.reconcile(again, svc.shown(game.id), screen))
+    assert len(screen.calls) == len(shown)
+
+
+def test_plan_in_a_place_that_cannot_post_edits_its_one_message(store: Store) -> None:
+    _, outcome = started(store)
+    view = view_of(outcome)
+    inline = Powers(send=False, delete=False, home="h")
+    assert plan(view, Notes(), powers=inline).edit == "h"
+    assert plan(view, Notes(), fresh=True, powers=inline).edit == "h"
+    assert plan(view, Notes("h", view.rev - 1, "x", "text"), powers=inline).edit == "h"
+    assert plan(view, Notes("h", view.rev, None, "picture"), powers=inline).edit is None
+    assert plan(view, Notes(), powers=Powers(send=False)) == plan(view, Notes("h", view.rev + 1))

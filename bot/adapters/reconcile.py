@@ -73,6 +73,27 @@ class Notes:
 
 
 @dataclass(frozen=True)
+class Powers:
+    """What a place lets the bot do with its table (``DESIGN.md``: a table wherever
+    people talk).  A chat the bot is a member of may post, edit and delete; a message
+    posted through Telegram's inline mode, or a Discord interaction's own message, may
+    only be edited: it is the table for the whole game (``home``)."""
+
+    #: post new messages (else the one message ``home`` is edited for every view)
+    send: bool = True
+    #: delete messages (an old table, a stale copy)
+    delete: bool = True
+    #: upload a new picture with an edit (else by a file id or a URL, or in words)
+    upload_on_edit: bool = True
+    #: the place's one message, where it cannot post
+    home: str | None = None
+
+
+#: a chat the bot is a member of
+CHAT = Powers()
+
+
+@dataclass(frozen=True)
 class Plan:
     """The calls that bring the chat to a view."""
 
@@ -88,7 +109,14 @@ class Plan:
     final: str | None = None
 
 
-def plan(view: TableView, notes: Notes, *, fresh: bool = False, pressed: str | None = None) -> Plan:
+def plan(
+    view: TableView,
+    notes: Notes,
+    *,
+    fresh: bool = False,
+    pressed: str | None = None,
+    powers: Powers = CHAT,
+) -> Plan:
     """What to do.
 
     The table is edited in place while the same person plays on (computers in
@@ -98,8 +126,14 @@ def plan(view: TableView, notes: Notes, *, fresh: bool = False, pressed: str | N
     of the game is on screen and it is the newest.  ``fresh`` moves the table to
     the bottom (someone asked for the board); ``pressed`` is the message whose
     button was pressed (deleted if it is not the table: a stale copy; never the final
-    board of a finished game).
+    board of a finished game).  Where the place cannot post (``powers``), its one
+    message is edited into every newer view, the standings too.
     """
+    if not powers.send:
+        home = notes.msg or powers.home
+        if home is None or view.rev < notes.rev or (view.rev == notes.rev and notes.msg):
+            return Plan()
+        return Plan(edit=home)
     stale = (pressed,) if pressed is not None and pressed not in (notes.msg, notes.final) else ()
     if view.rev < notes.rev or (view.rev == notes.rev and notes.msg and not fresh):
         return Plan(remove=stale)  # this view, or a newer one, is up already
@@ -125,6 +159,11 @@ def plan(view: TableView, notes: Notes, *, fresh: bool = False, pressed: str | N
 
 class Screen(Protocol):
     """A chat as :func:`reconcile` drives it (one per platform, or per interaction)."""
+
+    @property
+    def powers(self) -> Powers:
+        """What the place lets the bot do."""
+        ...
 
     async def edit(self, msg: str, view: TableView) -> bool:
         """Edit message ``msg`` into ``view``; False if it cannot be (gone, too old)."""
@@ -205,7 +244,8 @@ class Reconciler:
         self, view: TableView, shown: Shown | None, screen: Screen, fresh: bool, pressed: str | None
     ) -> bool:
         notes = Notes.from_bytes(shown.data if shown else None)
-        todo = plan(view, notes, fresh=fresh, pressed=pressed)
+        powers = screen.powers
+        todo = plan(view, notes, fresh=fresh, pressed=pressed, powers=powers)
         msg: str | None = None
         posted = False
         final = notes.final if view.finished else None
@@ -223,7 +263,7 @@ class Reconciler:
             await asyncio.to_thread(getattr, view, "image")  # drawn off the event loop
         if todo.edit is not None and await screen.edit(todo.edit, view):
             msg = todo.edit
-        elif todo.edit is not None or todo.post:
+        elif (todo.edit is not None or todo.post) and powers.send:
             msg = await screen.post(view)
             posted = msg is not None
         for old in todo.remove:

@@ -15,8 +15,10 @@ from ..web.discord import DiscordOAuth
 from ..web.hub import Hub
 from ..web.live import ws_route
 from ..web.pages import page_routes
+from ..web.pictures import PictureLinks
 
 if TYPE_CHECKING:
+    from ..adapters.telegram.inline_screen import Pictures
     from .config import Settings
 
 
@@ -60,3 +62,13 @@ def make_board(
 def board_routes(board: Board) -> list[web.RouteDef]:
     """Every route of the board: the API, the page and its files, the websocket."""
     return [*board.api_routes(), *page_routes(), ws_route(board)]
+
+
+def picture_links(settings: Settings) -> Pictures | None:
+    """Inline tables' pictures as signed URLs of the bot's web server (None: it is not
+    reached from outside)."""
+    from ..adapters.telegram.inline_screen import SignedPictures
+
+    if settings.board is None:
+        return None
+    return SignedPictures(PictureLinks(board_keys(settings), settings.board.public_url).url)

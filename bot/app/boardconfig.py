@@ -1,7 +1,9 @@
 """The live board's settings: where the bot's web pages are reached from outside
 (``LUDO_PUBLIC_URL``), the Telegram Mini App's short name (``LUDO_MINIAPP``),
 and the Discord application's OAuth2 client (``DISCORD_CLIENT_ID``,
-``DISCORD_CLIENT_SECRET``) for the Discord Activity.
+``DISCORD_CLIENT_SECRET``) for the Discord Activity; and where the pictures of tables
+posted through Telegram's inline mode go (``TELEGRAM_MEDIA_CHAT``, or the bot's web
+server under ``LUDO_PUBLIC_URL``).
 
 Without ``LUDO_PUBLIC_URL`` the web board is off and nothing else changes; the
 other three need it.  Each wrong value is a :class:`ConfigError` naming the
@@ -101,6 +103,26 @@ def load_board(
         discord_client_id=int(client_id) if client_id else None,
         discord_client_secret=secret,
     )
+
+
+#: TELEGRAM_MEDIA_CHAT: a chat's id, or a public channel's @username
+MEDIA_CHAT = re.compile(r"-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}")
+
+
+def load_media_chat(env: Mapping[str, str], *, telegram: bool) -> int | str | None:
+    """``TELEGRAM_MEDIA_CHAT``: where the pictures of tables posted through inline mode
+    are uploaded (their file ids then edit the tables), or None."""
+    raw = env.get("TELEGRAM_MEDIA_CHAT", "").strip()
+    if not raw:
+        return None
+    if not MEDIA_CHAT.fullmatch(raw):
+        raise ConfigError(
+            "TELEGRAM_MEDIA_CHAT must be a chat's id (like -1001234567890) or a channel's "
+            f"@username, not {raw[:40]!r}"
+        )
+    if not telegram:
+        raise ConfigError("TELEGRAM_MEDIA_CHAT needs TELEGRAM_TOKEN")
+    return raw if raw.startswith("@") else int(raw)
 
 
 def public_url(raw: str) -> str:

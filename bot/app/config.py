@@ -19,7 +19,7 @@ from dotenv.parser import parse_stream
 from ..limits.rate import LimitSettings
 from ..store import RedisStore, Store, open_store
 from ..store.redis_ops import redact
-from .boardconfig import BoardSettings, load_board
+from .boardconfig import BoardSettings, load_board, load_media_chat
 from .limitconfig import load_limits
 from .values import ConfigError as ConfigError
 from .values import choice as _choice
@@ -89,6 +89,8 @@ class Settings:
     limits: LimitSettings = field(default_factory=LimitSettings)
     #: the live board in the chat apps (None: off; see bot.app.boardconfig)
     board: BoardSettings | None = None
+    #: where inline tables' pictures are uploaded (None: by URL, or in words)
+    telegram_media_chat: int | str | None = None
 
     @property
     def game_ttl(self) -> float:
@@ -209,9 +211,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     if cluster and redis_url is None:
         raise ConfigError("REDIS_CLUSTER=1 needs REDIS_URL (any node of the cluster)")
     log_format = _choice(env, "LOG_FORMAT", LOG_FORMATS, "text", str.lower)
+    telegram = bool(env.get("TELEGRAM_TOKEN", "").strip())
     board = load_board(
         env,
-        telegram=bool(env.get("TELEGRAM_TOKEN", "").strip()),
+        telegram=telegram,
         discord=bool(env.get("DISCORD_TOKEN", "").strip()),
         web=web_port is not None,
     )
@@ -247,6 +250,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         web_host=web_host,
         limits=load_limits(env),
         board=board,
+        telegram_media_chat=load_media_chat(env, telegram=telegram),
     )
 
 

@@ -18,7 +18,8 @@ from ..store import RedisStore, Store, StoreError
 from ..store.pace import Limits, Pacer
 from ..store.redis_pace import RedisPacer
 from ..web.board import Board
-from .board import board_keys, board_routes, make_board
+from ..web.pictures import PictureServer
+from .board import board_keys, board_routes, make_board, picture_links
 from .config import Settings
 from .health import health_checks, store_kind
 from .web import MAX_CONNECTIONS, WebServer, check_port, start_web
@@ -81,6 +82,8 @@ def build_adapters(
                 drawing=drawing,
                 limiter=limiter,
                 miniapp=miniapp(settings),
+                media_chat=settings.telegram_media_chat,
+                pictures=picture_links(settings),
             )
         )
     if settings.discord_token:
@@ -257,6 +260,8 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
                 board = make_board(settings, service, limiter, lambda o: _show(started, o))
                 await board.hub.start()
                 routes += board_routes(board)
+                if settings.telegram_token:  # the pictures of inline tables
+                    routes += PictureServer(service, board_keys(settings)).routes()
             checks = health_checks(settings, store, service.outage)
             web = await start_web(
                 settings.web_host,

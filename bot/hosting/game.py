@@ -115,6 +115,17 @@ class Game:
     def __post_init__(self) -> None:
         self.chat = self.chat or self.channel
 
+    def learn_chat(self, told: str) -> bool:
+        """A table whose chat was known only in part learns the rest: ``chat`` is then
+        ``"<known>?<stand-in>"`` (a message posted through Telegram's inline mode, whose
+        chat only a press on it tells), and ``told`` replaces the stand-in.  True if the
+        chat changed."""
+        known, part, _ = self.chat.partition("?")
+        if not part or not told or "?" in told or len(told) > 200:
+            return False
+        self.chat = known + told
+        return True
+
     # -- seats --------------------------------------------------------------
 
     def seat_of(self, user: User) -> Seat | None:

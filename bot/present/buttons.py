@@ -4,7 +4,9 @@ A game's button carries ``g:<game id>:<version>:<action>[<piece>]`` (at most
 64 bytes on every platform; a level's button carries the level it sets, counted from 1
 in :data:`bot.players.LEVELS`, in the piece's place).  The version is the game's button version when
 the button was drawn: a press carrying another one is outdated.  The rule
-chooser's buttons (a game not opened yet) carry ``n:<rules>[:teams]``.
+chooser's buttons (a game not opened yet) carry ``n:<rules>[:teams]``.  A table
+posted through Telegram's inline mode shows its lobby before its game exists: its
+buttons carry ``i:<action>[<piece>]``, the game's own without id and version.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ _LETTERS = {
 _KINDS = {kind: letter for letter, kind in _LETTERS.items()}
 _GAME = re.compile(r"g:([0-9a-f]{8}):(\d{1,9}):([a-z])([1-6]?)")
 _NEW = re.compile(r"n:([a-z]{1,16})(:teams)?")
+_UNBORN = re.compile(r"i:([a-z])([1-6]?)")
 _TOUR = re.compile(r"t:([0-9a-f]{8}):(\d{1,9}):([jlse])")
 #: a tournament's sign-up button: letter <-> what it asks
 TOUR_ACTIONS = {"j": "join", "l": "leave", "s": "start", "e": "end"}
@@ -73,6 +76,22 @@ def parse_press(data: object) -> Press | None:
             return None
         return Press(game_id, version, Intent(kind, level=LEVELS[int(piece) - 1]))
     return Press(game_id, version, Intent(kind, int(piece) if piece else 0))
+
+
+def unborn_button(data: str) -> str:
+    """The data a game's button ``data`` carries before the game exists (no id, no
+    version): ``i:<action>``."""
+    m = _GAME.fullmatch(data)
+    assert m is not None, data
+    return f"i:{m.group(3)}{m.group(4)}"
+
+
+def parse_unborn(data: object) -> Intent | None:
+    """What the button of a game not opened yet asks (see :func:`unborn_button`), or
+    None (not one)."""
+    m = _UNBORN.fullmatch(data) if isinstance(data, str) else None
+    press = parse_press(f"g:00000000:0:{m.group(1)}{m.group(2)}") if m else None
+    return press.intent if press is not None else None
 
 
 def parse_new_game(data: object) -> tuple[str, bool] | None:

@@ -149,19 +149,22 @@ class GameService:
         ``channel``'s last; pressed once it is open, it says yes to it."""
         return self.guard.request(lambda: self.after.rematch(channel, user, game_id), channel)
 
-    def act(self, channel: str, user: User, intent: Intent) -> Outcome:
-        """A command in ``channel``: do ``intent`` to the game there."""
-        return self.turns.act(channel, user, intent)
+    def act(self, channel: str, user: User, intent: Intent, chat: str = "") -> Outcome:
+        """A command in ``channel``: do ``intent`` to the game there (``chat``: as
+        :meth:`press`)."""
+        return self.turns.act(channel, user, intent, chat)
 
     def press(
-        self, channel: str, user: User, game_id: str, version: int, intent: Intent
+        self, channel: str, user: User, game_id: str, version: int, intent: Intent, chat: str = ""
     ) -> Outcome:
         """A button of game ``game_id`` at ``version`` pressed in ``channel``.  Another
         version's is outdated: nothing changes, the outcome carries the current game
-        (to bring the chat up to date).  A finished game's Rematch asks :meth:`rematch`."""
+        (to bring the chat up to date).  A finished game's Rematch asks :meth:`rematch`.
+        ``chat``: what the press tells of the chat where the game's results count, for a
+        table that knows it only in part (:meth:`bot.hosting.Game.learn_chat`)."""
         if intent.kind == "rematch":
             return self.rematch(channel, user, game_id)
-        return self.turns.press(channel, user, game_id, version, intent)
+        return self.turns.press(channel, user, game_id, version, intent, chat)
 
     def fire_due(self, now: float | None = None) -> list[Outcome]:
         """Play the turns whose timer ran out and close the lobbies nobody started (see

@@ -48,21 +48,26 @@ class Turns:
         self.store, self.guard, self.chance = store, guard, chance
         self.after, self.listeners = after, listeners
 
-    def act(self, channel: str, user: User, intent: Intent) -> Outcome:
-        """A command in ``channel``: do ``intent`` to the game there."""
+    def act(self, channel: str, user: User, intent: Intent, chat: str = "") -> Outcome:
+        """A command in ``channel``: do ``intent`` to the game there (``chat``: as
+        :meth:`press`)."""
         return self.guard.request(
-            lambda: self._mutate(lambda: self.store.load_in(channel), channel, user, intent),
+            lambda: self._mutate(
+                lambda: self.store.load_in(channel), channel, user, intent, chat=chat
+            ),
             channel,
         )
 
     def press(
-        self, channel: str, user: User, game_id: str, version: int, intent: Intent
+        self, channel: str, user: User, game_id: str, version: int, intent: Intent, chat: str = ""
     ) -> Outcome:
         """A button of game ``game_id`` at ``version`` pressed in ``channel``; another
-        version's is outdated: nothing changes, the outcome carries the current game."""
+        version's is outdated: nothing changes, the outcome carries the current game.
+        ``chat``: what the press tells of the chat, for a table that knows it only in part
+        (:meth:`Game.learn_chat`)."""
         return self.guard.request(
             lambda: self._mutate(
-                lambda: self.store.load(game_id), channel, user, intent, version, game_id
+                lambda: self.store.load(game_id), channel, user, intent, version, game_id, chat
             ),
             channel,
         )
@@ -131,6 +136,7 @@ class Turns:
         intent: Intent,
         version: int | None = None,
         game_id: str | None = None,
+        chat: str = "",
     ) -> Outcome:
         """Load, change, compare-and-set; again from the fresh copy on a conflict."""
         for _ in range(MAX_RETRIES):
@@ -145,6 +151,7 @@ class Turns:
                     return Outcome(game, refusal=Refusal("refuse.game_over"), shown=stored.shown)
                 if version != game.version:
                     return Outcome(game, refusal=Refusal("refuse.outdated"), shown=stored.shown)
+            game.learn_chat(chat)  # saved with the press, if it changes anything
             try:
                 happened = step(game, perform, game, user, intent, self.chance.luck())
             except Refusal as r:

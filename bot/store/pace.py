@@ -31,6 +31,16 @@ from typing import Protocol
 #: chats whose pace a :class:`MemoryPacer` remembers (the quietest are forgotten)
 MEMORY = 8192
 
+#: where a pace is kept: a chat's id (below 0: a group), or a place known by another
+#: name (Telegram's ``chat_instance`` of an inline message): ``"g:<name>"`` paced as a
+#: group, ``"p:<name>"`` as a private chat
+PaceKey = int | str
+
+
+def is_group(chat: PaceKey) -> bool:
+    """Whether ``chat`` is paced as a group."""
+    return chat < 0 if isinstance(chat, int) else chat.startswith("g:")
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -50,10 +60,10 @@ class Limits:
         """Extra seconds counted in a group's window: a tenth of it, at most one."""
         return min(1.0, self.period / 10)
 
-    def pace(self, chat: int) -> tuple[float, int]:
+    def pace(self, chat: PaceKey) -> tuple[float, int]:
         """(interval, burst) of the pace in ``chat`` (negative ids: groups); interval 0:
         no limit there."""
-        if chat < 0:
+        if is_group(chat):
             if self.rate <= 0:
                 return 0.0, 1
             burst = max(1, min(self.burst, self.rate // 2))
@@ -85,7 +95,7 @@ def gcra(tat: float | None, now: float, interval: float, burst: int) -> tuple[fl
 class Pacer(Protocol):
     """Hands out the right to make one counted call in a chat."""
 
-    def try_take(self, chat: int) -> float:
+    def try_take(self, chat: PaceKey) -> float:
         """0 if a call in ``chat`` may go now (and it is counted); else the seconds to
         wait before asking again (nothing counted)."""
         ...
@@ -97,10 +107,10 @@ class MemoryPacer:
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
-        self._tat: OrderedDict[int, float] = OrderedDict()
+        self._tat: OrderedDict[PaceKey, float] = OrderedDict()
         self._bot: float | None = None
 
-    def try_take(self, chat: int) -> float:
+    def try_take(self, chat: PaceKey) -> float:
         now = self.clock()
         interval, burst = self.limits.pace(chat)
         wait, tat = gcra(self._tat.get(chat), now, interval, burst)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import redis
 import redis.exceptions
 
-from bot.store.pace import Limits, MemoryPacer
+from bot.store.pace import Limits, MemoryPacer, PaceKey
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class RedisPacer:
         self._down = False
         self._retry_at = 0.0
 
-    def try_take(self, chat: int) -> float:
+    def try_take(self, chat: PaceKey) -> float:
         interval, burst = self.limits.pace(chat)
         bot_interval, bot_burst = self.limits.bot_pace()
         if interval <= 0 and bot_interval <= 0:

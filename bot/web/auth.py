@@ -18,7 +18,10 @@
     not the game id, the same from every worker;
   - a player's link for the Mini App (:meth:`Keys.play`, Telegram's
     ``startapp``): the same with ``p`` and another label, so a spectator link
-    never lets anyone play.
+    never lets anyone play;
+  - a picture of a table posted through Telegram's inline mode (:meth:`Keys.picture`):
+    ``i1.<payload>.<tag>``, the payload the game, revision, kind, language, size and
+    expiry.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import hmac
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, astuple, dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -164,6 +167,23 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+#: the longest picture name taken, in characters
+MAX_PICTURE_TOKEN = 256
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One version of a table's picture: the game, its revision, what is drawn (``board``
+    or ``standings``), in which language and size, and until when it is served."""
+
+    game_id: str
+    rev: int
+    kind: str
+    lang: str
+    size: int
+    expires: float
+
+
 class Keys:
     """The board's signing keys, derived from the bot's tokens (every worker agrees)."""
 
@@ -172,9 +192,9 @@ class Keys:
         if not secret:
             raise ValueError("the board's keys need a bot token")
         root = hmac.new(secret, LABEL, hashlib.sha256).digest()
-        self._session, self._watch, self._play = (
+        self._session, self._watch, self._play, self._picture = (
             hmac.new(root, label, hashlib.sha256).digest()
-            for label in (b"session", b"watch", b"play")
+            for label in (b"session", b"watch", b"play", b"picture")
         )
 
     def __repr__(self) -> str:
@@ -204,6 +224,32 @@ class Keys:
         if session.expires < (time.time() if now is None else now):
             raise Refused("web.expired", "session expired")
         return session
+
+    # pictures
+
+    def picture(self, picture: Picture) -> str:
+        """The unguessable name of one version of a table's picture (:mod:`.pictures`):
+        ``i1.<payload>.<tag>``, the payload what to draw and until when, base64url."""
+        raw = json.dumps(list(astuple(picture)), separators=(",", ":")).encode()
+        payload = _b64(raw)
+        return f"i1.{payload}.{_b64(self._tag(self._picture, payload, 20))}"
+
+    def read_picture(self, token: object, now: float | None = None) -> Picture:
+        """The picture ``token`` names, or :class:`Refused` (forged, expired)."""
+        if not isinstance(token, str) or len(token) > MAX_PICTURE_TOKEN:
+            raise Refused("web.forged", "no picture")
+        parts = token.split(".")
+        if len(parts) != 3 or parts[0] != "i1":
+            raise Refused("web.forged", "not a picture")
+        try:
+            if not hmac.compare_digest(_unb64(parts[2]), self._tag(self._picture, parts[1], 20)):
+                raise Refused("web.forged", "wrong tag")
+            picture = Picture(*json.loads(_unb64(parts[1])))
+        except (ValueError, TypeError, binascii.Error):
+            raise Refused("web.forged", "malformed picture") from None
+        if picture.expires < (time.time() if now is None else now):
+            raise Refused("web.expired", "picture expired")
+        return picture
 
     # links
 

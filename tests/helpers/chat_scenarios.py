@@ -85,9 +85,19 @@ class Figures:
         }
 
 
-def shown_version(fake: FakeTelegram, chat_id: int, game_id: str) -> int | None:
-    """The version of the game whose buttons the chat shows (None: none shown)."""
-    for m in reversed(fake.chat_messages(chat_id)):
+def messages_of(fake: FakeTelegram, chat_id: int, inline_id: str | None) -> list[FakeMessage]:
+    """The bot's messages in the chat, or the one posted through inline mode."""
+    if inline_id is not None:
+        return [fake.inline_message(inline_id)]
+    return fake.chat_messages(chat_id)
+
+
+def shown_version(
+    fake: FakeTelegram, chat_id: int, game_id: str, inline_id: str | None = None
+) -> int | None:
+    """The version of the game whose buttons the chat (or the inline message
+    ``inline_id``) shows (None: none shown)."""
+    for m in reversed(messages_of(fake, chat_id, inline_id)):
         for b in m.buttons:
             press = parse_press(b.get("callback_data"))
             if press is not None and press.game_id == game_id:
@@ -95,8 +105,10 @@ def shown_version(fake: FakeTelegram, chat_id: int, game_id: str) -> int | None:
     return None
 
 
-def board_of(fake: FakeTelegram, chat_id: int, game_id: str) -> FakeMessage | None:
-    for m in reversed(fake.chat_messages(chat_id)):
+def board_of(
+    fake: FakeTelegram, chat_id: int, game_id: str, inline_id: str | None = None
+) -> FakeMessage | None:
+    for m in reversed(messages_of(fake, chat_id, inline_id)):
         if any(game_id in b.get("callback_data", "") for b in m.buttons):
             return m
     return None
@@ -138,6 +150,34 @@ async def start_group_game(
     return game_id
 
 
+async def start_inline_game(bot: Bot, chat: dict[str, Any], computers: int = 2) -> tuple[str, str]:
+    """The same as :func:`start_group_game` through inline mode, in a chat the bot is no
+    member of: Ana chooses the table ``@bot classic timer=0`` lists; (the game's id, the
+    message's inline_message_id)."""
+    fake = bot.fake
+    fake.inline_mode = fake.inline_feedback = True
+    fake.outsiders.add(chat["id"])
+    query = fake.inline_query(ANA, "classic timer=0", "group")
+    assert query is not None
+    await fake.wait_for(lambda: query in fake.inline_answers, 30, "the tables listed")
+    inline_id = fake.choose(query, chat, title="Classic")
+    assert inline_id is not None
+    game_id = await fake.wait_for(lambda: bot.store.channel_game(f"tgi:{inline_id}"), 30, "it")
+    presses = [(BEN, "Join")] + [(ANA, "Add computer")] * computers + [(ANA, "Start")]
+    for n, (user, label) in enumerate(presses):
+        version = bot.game(game_id).version
+        if n:  # the lobby as posted first, then as the bot edits it
+            await fake.wait_for(
+                lambda v=version: shown_version(fake, chat["id"], game_id, inline_id) == v,
+                30,
+                "the lobby",
+            )
+        query = fake.press_inline(inline_id, user, label=label)
+        await answer_time(fake, query, time.monotonic(), 30)
+    assert bot.game(game_id).status == PLAYING
+    return game_id, inline_id
+
+
 async def play_at_pace(
     bot: Bot,
     chat_id: int,
@@ -147,9 +187,11 @@ async def play_at_pace(
     figures: Figures,
     until: float | None = None,
     timeout: float = 120.0,
+    inline_id: str | None = None,
 ) -> None:
     """The person on turn presses as soon as the board shows their turn, until the game
-    is over (or the monotonic time ``until``); every press's toast and board timed."""
+    is over (or the monotonic time ``until``); every press's toast and board timed.
+    ``inline_id``: the game is played in that message, posted through inline mode."""
     fake = bot.fake
     people = {str(ANA["id"]): ANA, str(BEN["id"]): BEN}
     while until is None or time.monotonic() < until:
@@ -157,31 +199,38 @@ async def play_at_pace(
         if game.status != PLAYING:
             return
         await fake.wait_for(
-            lambda v=game.version: shown_version(fake, chat_id, game_id) == v,
+            lambda v=game.version: shown_version(fake, chat_id, game_id, inline_id) == v,
             timeout,
             "the board of the turn",
         )
-        board = board_of(fake, chat_id, game_id)
+        board = board_of(fake, chat_id, game_id, inline_id)
         assert board is not None
         user = people[str(bot.on_turn(game_id))]
         labels = [b["text"] for b in board.buttons]
         label = "Roll" if "Roll" in labels else rng.choice(labels)
         began = time.monotonic()
-        query = fake.press(board, user, label=label)
+        if inline_id is not None:
+            query = fake.press_inline(inline_id, user, label=label)
+        else:
+            query = fake.press(board, user, label=label)
         figures.answers.append(await answer_time(fake, query, began, timeout))
         figures.presses += 1
         after = bot.game(game_id)
         if after.status == OVER:
             await fake.wait_for(
                 lambda: any(
-                    b["text"] == "Rematch" for m in fake.chat_messages(chat_id) for b in m.buttons
+                    b["text"] == "Rematch"
+                    for m in messages_of(fake, chat_id, inline_id)
+                    for b in m.buttons
                 ),
                 timeout,
                 "the standings",
             )
         else:
             await fake.wait_for(
-                lambda v=after.version: (shown_version(fake, chat_id, game_id) or 0) >= v,
+                lambda v=after.version: (
+                    (shown_version(fake, chat_id, game_id, inline_id) or 0) >= v
+                ),
                 timeout,
                 "the board after the press",
             )

@@ -54,6 +54,7 @@ SAMPLE = {
     "high": 86400,
     "need": 2,
     "options": "teams=True",
+    "about": "A table here",
     "rolls": "Ana 5, Ben 3",
     "captures": True,
     "bounce": False,

@@ -23,6 +23,7 @@ import discord
 
 from ...present import Button, TableView, Text, say
 from ...present.alt import alt_text
+from ..reconcile import CHAT, Powers
 from .activity import ROWS, board_button
 from .client import GameButton, LudoClient
 from .tour_command import TOUR_TEMPLATE, TourButton
@@ -161,6 +162,9 @@ async def quietly(call: Awaitable[Any], what: str) -> bool:
 
 class ChannelScreen:
     """The messages of one channel (or thread), through REST."""
+
+    #: a chat the bot is a member of: it may post, edit and delete
+    powers: Powers = CHAT
 
     def __init__(self, client: discord.Client, channel_id: int) -> None:
         self.client = client

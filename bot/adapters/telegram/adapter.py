@@ -16,13 +16,21 @@ import logging
 from typing import Any
 
 from aiohttp import web
-from telegram import Message, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.error import InvalidToken, NetworkError
-from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import (
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+    MessageHandler,
+    filters,
+)
 
 from ...hosting import Game
 from ...present import TableView, Text, parse_new_game, parse_press, refusal_text, say, table_view
-from ...present.buttons import parse_tour_press
+from ...present.buttons import parse_tour_press, parse_unborn
 from ...service.game import GameService
 from ...service.outcome import Outcome
 from ...service.tournaments import tournaments_of
@@ -35,6 +43,8 @@ from .board_button import BoardButton, MiniApp
 from .chooser import RuleChooser
 from .commands import COMMANDS, set_commands
 from .guard import bounded, guarded
+from .inline import InlineTables, told_chat
+from .inline_screen import INLINE, MediaChat, Pictures
 from .limited import Entrance, Limiter
 from .notices import Notices, toast
 from .play import PlayCommands
@@ -77,13 +87,18 @@ class TelegramAdapter:
         drawing: Drawing | None = None,
         limiter: Limiter | None = None,
         miniapp: MiniApp | None = None,
+        media_chat: int | str | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
         """``group_rate`` messages or edits in any ``group_period`` seconds in one group
         (0: no limit), one every ``private_interval`` seconds in a private chat,
         ``overall_rate`` a second in all: kept by ``pacer`` (shared by every worker:
         :class:`~bot.store.redis_pace.RedisPacer`), or in this process; ``limiter``:
         the rate limits at the entrance (None: none); ``miniapp``: the live board's Mini
-        App, opened by a button on each table (None: no such button)."""
+        App, opened by a button on each table (None: no such button).  A table posted
+        through inline mode shows its pictures by the file id of an upload to
+        ``media_chat``, or else as ``pictures`` names them (a signed URL of the bot's web
+        server); with neither, in words."""
         self.service = service
         self.webhook = webhook
         self.image_size = image_size
@@ -98,8 +113,14 @@ class TelegramAdapter:
         self.app = self.watch.application(token, api_url, overall_rate, max_retries)
         #: every chat's tables and messages, through its outbox: a handler returns at once
         board = BoardButton(self.app.bot, miniapp) if miniapp is not None else None
-        self.tables = Tables(self.app.bot, service, self.pacer, image_size, self._finished, board)
+        self.tables = Tables(
+            self.app.bot, service, self.pacer, image_size, self._finished, board, pictures
+        )
         self.outboxes = self.tables.outboxes
+        if media_chat is not None:
+            self.tables.pictures = MediaChat(self.app.bot, media_chat, self.outboxes.pace)
+        #: tables posted through inline mode (and guest mode)
+        self.inline = InlineTables(service, self._call, self.tables.say_in)
         self.notices = Notices(self.app.bot, self.outboxes, notice_seconds)
         self.chooser = RuleChooser(service, self.app.bot, self.outboxes, self.notices, self._call)
         #: replays drawn in a pool of their own, one per chat or person at a time
@@ -127,6 +148,10 @@ class TelegramAdapter:
             command = bounded(handler, self.notices.tell)  # far too many words: refused
             self.app.add_handler(CommandHandler(name, guarded(command, *guards)))
         self.app.add_handler(CallbackQueryHandler(guarded(self.on_button, *guards)))
+        self.app.add_handler(InlineQueryHandler(guarded(self.inline.on_query, *guards)))
+        self.app.add_handler(ChosenInlineResultHandler(guarded(self.inline.on_chosen, *guards)))
+        guests = filters.UpdateType.GUEST_MESSAGE
+        self.app.add_handler(MessageHandler(guests, guarded(self.inline.on_guest, *guards)))
         self.app.add_error_handler(self.on_error)
 
     # -- running ----------------------------------------------------------
@@ -188,7 +213,7 @@ class TelegramAdapter:
                 return
 
     def owns(self, channel: str | None) -> bool:
-        return bool(channel) and str(channel).startswith(PREFIX)
+        return bool(channel) and str(channel).startswith((PREFIX, INLINE))
 
     async def show(
         self,
@@ -214,6 +239,9 @@ class TelegramAdapter:
         if query is None:
             return
         lang = language(update)
+        if query.inline_message_id is not None and query.from_user is not None:
+            await self.on_inline_button(update, lang)
+            return
         message = query.message if isinstance(query.message, Message) else None
         if message is None or query.from_user is None:
             refused()
@@ -238,8 +266,38 @@ class TelegramAdapter:
                 # a rematch: the new table goes below, the old one keeps no button
                 self.tables.retire(channel, str(pressed))
                 pressed = None
-        # the answer first, at once: what the press did (even while the table waits for
-        # the group's limit), or why nothing happened; a late one must not stop the show
+        await self._answer(query, outcome, lang, pressed)
+
+    async def on_inline_button(self, update: Update, lang: str) -> None:
+        """A press on a table posted through inline mode: the same game, played in its
+        one message; the press tells the table its chat (``chat_instance``)."""
+        query = update.callback_query
+        assert query is not None and query.inline_message_id is not None
+        assert query.from_user is not None
+        where = INLINE + query.inline_message_id, user_of(query.from_user)
+        told = told_chat(query.chat_instance)
+        press, unborn = parse_press(query.data), parse_unborn(query.data)
+        if unborn is not None:  # the lobby as posted: its game, by the message
+            outcome = await self._call(self.service.act, *where, unborn, told)
+            if outcome.refusal is not None and outcome.refusal.key == "refuse.no_game":
+                # the bot was not told yet that this table was chosen
+                await toast(query, say(Text("tg.inline.not_yet"), lang=lang))
+                return
+        elif press is not None:
+            args = press.game_id, press.version, press.intent, told
+            outcome = await self._call(self.service.press, *where, *args)
+        else:
+            refused()
+            await toast(query, say(Text("refuse.bad_button"), lang=lang))
+            return
+        await self._answer(query, outcome, lang, None)
+
+    async def _answer(
+        self, query: CallbackQuery, outcome: Outcome, lang: str, pressed: str | None
+    ) -> None:
+        """The answer first, at once: what the press did (even while the table waits for
+        the chat's limit), or why nothing happened; then the table shown (a late answer
+        must not stop the show)."""
         view = None
         if outcome.refusal is not None:
             text: str | None = say(refusal_text(outcome.refusal), lang=lang)

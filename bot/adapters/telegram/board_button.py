@@ -63,14 +63,15 @@ class BoardButton:
             return None
         return name or None
 
-    def row(self, view: TableView, chat_id: int) -> list[InlineKeyboardButton] | None:
+    def row(self, view: TableView, chat_id: int | None) -> list[InlineKeyboardButton] | None:
         """The row with "Open the board" for ``view`` in chat ``chat_id`` (a private
-        chat's id is the person's, above 0), or None: the game is over, or its id is not
+        chat's id is the person's, above 0; None: a message posted through inline mode,
+        where only the direct link opens it), or None: the game is over, or its id is not
         one Telegram would pass on."""
         if view.finished or not START_PARAM.fullmatch(view.game_id):
             return None
         label = say(Text("btn.open_board"), lang=view.lang)
-        if chat_id > 0:  # a private chat: the board opens as a web app at once
+        if chat_id is not None and chat_id > 0:  # a private chat: a web app at once
             page = WebAppInfo(url=self.app.page(view.game_id))
             return [InlineKeyboardButton(label, web_app=page)]
         username = self.username()

@@ -11,7 +11,7 @@ become a flood themselves.  Nothing else happens.
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineQueryResultsButton, Update
 
 from ...limits.rate import Limiter, Verdict
 from ...present import Text, say
@@ -41,13 +41,21 @@ class Entrance:
         if self.limiter is None or person is None:
             return True
         where = f"{PREFIX}{chat.id}" if chat is not None else None
-        press = update.callback_query is not None  # a toast: always, and the asker's alone
-        verdict = await self.limiter.admit(f"{PLATFORM}:{person.id}", where, tell=not press)
+        query = update.callback_query
+        if where is None and query is not None and query.chat_instance:
+            where = f"tgc:{query.chat_instance}"  # an inline table's chat, as Telegram names it
+        # a toast or an inline answer: always, and the asker's alone
+        private = query is not None or update.inline_query is not None
+        verdict = await self.limiter.admit(f"{PLATFORM}:{person.id}", where, tell=not private)
         if verdict.allowed:
             return True
         limited()
-        if update.callback_query is not None:
-            await toast(update.callback_query, say(words(verdict), lang=language(update)))
+        said = say(words(verdict), lang=language(update))
+        if query is not None:
+            await toast(query, said)
+        elif update.inline_query is not None:  # no table listed, and the reason above
+            button = InlineQueryResultsButton(text=said[:64], start_parameter="help")
+            await update.inline_query.answer([], cache_time=0, is_personal=True, button=button)
         elif verdict.tell:
             await self.notices.tell(update, words(verdict))
         return False

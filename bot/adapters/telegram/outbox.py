@@ -26,7 +26,7 @@ from telegram.error import NetworkError
 from ...ops.metrics import OUTBOX_DROPPED, PACED
 from ...present import TableView
 from ...store import Shown
-from ...store.pace import Pacer
+from ...store.pace import PaceKey, Pacer
 from ..faults import FaultLog
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ class Pace:
         self.pacer = pacer
         self.threaded = threaded
 
-    async def take(self, chat: int) -> None:
+    async def take(self, chat: PaceKey) -> None:
         """Wait until a call in ``chat`` may go, and count it."""
         while True:
             if self.threaded:
@@ -111,7 +111,7 @@ class Pace:
 class Turns:
     """The turns of one send: the first is the one the sender took already."""
 
-    def __init__(self, pace: Pace, chat: int) -> None:
+    def __init__(self, pace: Pace, chat: PaceKey) -> None:
         self.pace = pace
         self.chat = chat
         self.paid = True
@@ -129,14 +129,14 @@ class Outboxes:
     def __init__(self, pace: Pace, show: Callable[[Pending, Turn], Awaitable[None]]) -> None:
         self.pace = pace
         self._show = show
-        self._boxes: dict[int, Outbox] = {}
+        self._boxes: dict[PaceKey, Outbox] = {}
         self._idle = asyncio.Event()
         self._idle.set()
         self.faults = FaultLog(log, (NetworkError,))  # Telegram does not answer
         #: jobs dropped under a flood (for the tests and the figures)
         self.dropped = 0
 
-    def table(self, chat: int, pending: Pending) -> None:
+    def table(self, chat: PaceKey, pending: Pending) -> None:
         """Show ``pending`` (or a newer view of its game) as soon as ``chat`` allows."""
         box = self._box(chat)
         key = pending.view.game_id
@@ -144,7 +144,7 @@ class Outboxes:
         box.tables[key] = older.then(pending) if older is not None else pending
         self._wake(chat, box)
 
-    def send(self, chat: int, job: Job, *, key: str | None = None) -> bool:
+    def send(self, chat: PaceKey, job: Job, *, key: str | None = None) -> bool:
         """Send ``job`` in ``chat`` when its turn comes; False if it was dropped (the chat
         has :data:`JOBS` waiting) or absorbed (one with the same ``key`` waits)."""
         box = self._box(chat)
@@ -159,18 +159,18 @@ class Outboxes:
         self._wake(chat, box)
         return True
 
-    def _box(self, chat: int) -> Outbox:
+    def _box(self, chat: PaceKey) -> Outbox:
         box = self._boxes.get(chat)
         if box is None:
             box = self._boxes[chat] = Outbox()
         return box
 
-    def _wake(self, chat: int, box: Outbox) -> None:
+    def _wake(self, chat: PaceKey, box: Outbox) -> None:
         if box.task is None:
             self._idle.clear()
             box.task = asyncio.create_task(self._drain(chat, box))
 
-    async def _drain(self, chat: int, box: Outbox) -> None:
+    async def _drain(self, chat: PaceKey, box: Outbox) -> None:
         try:
             while not box.empty():
                 await self.pace.take(chat)
@@ -182,7 +182,7 @@ class Outboxes:
             if not any(b.task for b in self._boxes.values()):
                 self._idle.set()
 
-    async def _next(self, chat: int, box: Outbox, turn: Turn) -> None:
+    async def _next(self, chat: PaceKey, box: Outbox, turn: Turn) -> None:
         """Send the chat's next table (tables first), or its next other message."""
         if box.tables:
             key = next(iter(box.tables))

@@ -12,6 +12,7 @@ from telegram.error import BadRequest, Forbidden
 
 from ...hosting import User
 from ...present import TableView, Text, say
+from ..reconcile import CHAT, Powers
 from .board_button import BoardButton
 from .outbox import Turn
 from .units import fit_html, units
@@ -84,6 +85,9 @@ def keyboard(
 
 class TelegramScreen:
     """The messages of one chat (or forum topic), through the Bot API."""
+
+    #: a chat the bot is a member of: it may post, edit and delete
+    powers: Powers = CHAT
 
     def __init__(
         self, bot: Bot, channel: str, turn: Turn | None = None, board: BoardButton | None = None

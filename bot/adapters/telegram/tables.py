@@ -12,11 +12,21 @@ from ...hosting import Game
 from ...present import TableView, Text, table_view
 from ...service.game import GameService
 from ...service.outcome import Outcome
-from ...store.pace import MemoryPacer, Pacer
-from ..reconcile import Reconciler
+from ...store.pace import MemoryPacer, PaceKey, Pacer
+from ..reconcile import Reconciler, Screen
 from .board_button import BoardButton
+from .inline import pace_key
+from .inline_screen import INLINE, InlineScreen, Pictures
 from .outbox import Outboxes, Pace, Pending, Turn
 from .screen import PREFIX, TEXT_LIMIT, TelegramScreen, caption, target
+
+
+def outbox_of(channel: str, chat: str = "") -> PaceKey:
+    """The outbox, and pace, of a table in ``channel`` (its results counting in
+    ``chat``): the chat's; an inline message's, its chat's as its presses name it."""
+    if channel.startswith(INLINE):
+        return pace_key(chat) if chat.startswith("tgc:") else f"g:{channel[len(INLINE) :]}"
+    return target(channel)[0]
 
 
 class Tables:
@@ -31,10 +41,13 @@ class Tables:
         image_size: int,
         finished: Callable[[Game], None],
         board: BoardButton | None = None,
+        pictures: Pictures | None = None,
     ) -> None:
-        """``board``: the tables' "Open the board" button (None: no Mini App)."""
+        """``board``: the tables' "Open the board" button (None: no Mini App);
+        ``pictures``: how an inline table's pictures reach Telegram (None: in words)."""
         self.bot = bot
         self.board = board
+        self.pictures = pictures
         self.image_size = image_size
         self.reconciler = Reconciler(service)
         threaded = not isinstance(pacer, MemoryPacer)  # a shared pacer asks the store
@@ -59,13 +72,25 @@ class Tables:
             if freed is not None and freed.startswith(PREFIX):
                 text = caption([Text("game.damaged")], limit=TEXT_LIMIT, lang=lang)
                 self.say(freed, text, key=f"damaged {freed}", retire=pressed)
+            elif freed is not None and freed.startswith(INLINE):
+                self.say_in(freed, caption([Text("game.damaged")], lang=lang))
             return
-        if not game.channel.startswith(PREFIX):
+        if not game.channel.startswith((PREFIX, INLINE)):
             return
         view = view or table_view(game, outcome.happened, size=self.image_size)
         refused = outcome.refusal is not None
         pending = Pending(view, outcome.shown, fresh, pressed, refused)
-        self.outboxes.table(target(game.channel)[0], pending)
+        self.outboxes.table(outbox_of(game.channel, game.chat), pending)
+
+    def say_in(self, channel: str, text: str) -> None:
+        """The one message of an inline table says ``text`` (HTML), with no button (the
+        table could not open, or its game is gone)."""
+
+        async def send(turn: Turn) -> None:
+            await turn()
+            await InlineScreen(self.bot, channel).tell(text)
+
+        self.outboxes.send(outbox_of(channel), send)
 
     def say(
         self,
@@ -99,10 +124,16 @@ class Tables:
 
         self.outboxes.send(target(channel)[0], send)
 
+    def screen(self, channel: str, turn: Turn) -> Screen:
+        """The place of ``channel``, as the reconciler drives it."""
+        if channel.startswith(INLINE):
+            return InlineScreen(self.bot, channel, turn, self.board, self.pictures)
+        return TelegramScreen(self.bot, channel, turn, self.board)
+
     async def _show(self, pending: Pending, turn: Turn) -> None:
         """A table's turn in its chat: what the chat shows read again, then reconciled."""
         view = pending.view
-        screen = TelegramScreen(self.bot, view.channel, turn, self.board)
+        screen = self.screen(view.channel, turn)
         put_up = await self.reconciler.reconcile(
             view,
             pending.shown,
@@ -112,5 +143,5 @@ class Tables:
             refused=pending.refused,
             reread=True,
         )
-        if put_up and view.picture == "standings":
+        if put_up and view.picture == "standings" and screen.powers.send:
             self.finished(view.game)  # played to the end: the whole game again

@@ -40,7 +40,14 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 #: the fixed label the derived secret is the HMAC of (keyed by the token)
 LABEL = b"ludo-bot telegram webhook secret v1"
 #: the update kinds the bot asks for
-ALLOWED = ["message", "callback_query"]
+ALLOWED = [
+    "message",
+    "callback_query",
+    # inline mode (BotFather's /setinline and /setinlinefeedback), and guest mode
+    "inline_query",
+    "chosen_inline_result",
+    "guest_message",
+]
 
 
 def derived_secret(token: str) -> str:

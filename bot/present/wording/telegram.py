@@ -27,6 +27,13 @@ TELEGRAM: dict[str, str | tuple[str, str]] = {
     "tg.too_long": "That is too long for me: a command takes a few words, like "
     "<code>/ludo italian teams timer=60</code>.",
     "tg.say_language": "Say which language: <code>/language {example}</code>. I speak {languages}.",
+    # inline mode: "@bot" typed in any chat lists tables to post there
+    "tg.inline.open": "A table here: anyone in this chat may join",
+    "tg.inline.computer": "{rules} against the computer",
+    "tg.inline.computer.about": "You against a computer player ({level})",
+    "tg.inline.options": "{about}. Options: {options}",
+    "tg.inline.not_yet": "The table is being set up: press again in a moment.",
+    "tg.inline.help": "How to play",
     # the command menu (setMyCommands), one list per language
     "tg.cmd.ludo": "Open a game: /ludo [classic|tower|italian|super] [teams] [timer=60]",
     "tg.cmd.join": "Join the game in this chat",

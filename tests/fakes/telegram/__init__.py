@@ -28,6 +28,11 @@ answered once.
 Limits: with :attr:`FakeTelegram.group_limit` set, a message or edit over a
 group's limit is answered 429 with ``retry_after``, as Telegram does.
 
+Inline mode (:mod:`~tests.fakes.telegram.inline`): inline queries answered once, a
+chosen result posted "via @bot" in a chat the bot need not be in, presses on it without a
+message, edits by ``inline_message_id`` answered ``true`` and taking no upload.  Updates
+of a kind the bot did not ask for (``allowed_updates``) are never sent.
+
 Faults: :meth:`FakeTelegram.fail_next` makes the next calls of a method
 answer 429 with ``retry_after``; :meth:`FakeTelegram.delay_next` holds the next
 calls of a method a while (later calls overtake them, as on a real network);
@@ -45,6 +50,7 @@ from this package.
 from __future__ import annotations
 
 from tests.fakes.telegram.chats import Chats
+from tests.fakes.telegram.inline import Inline
 from tests.fakes.telegram.methods import BotApi
 from tests.fakes.telegram.objects import (
     ANIMATION_LIMIT,
@@ -73,7 +79,7 @@ from tests.fakes.telegram.objects import (
 from tests.fakes.telegram.server import Server
 
 
-class FakeTelegram(BotApi, Chats, Server):
+class FakeTelegram(BotApi, Inline, Chats, Server):
     """The fake Bot API server; see the package docstring."""
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from tests.fakes.telegram.objects import (
     CHANNEL_BOT,
     GROUP_ANONYMOUS_BOT,
+    ApiError,
     FakeMessage,
     bad,
     png_size,
@@ -67,6 +68,8 @@ class Chats:
     def _chat(self, chat_id: Any) -> dict[str, Any]:
         if not isinstance(chat_id, int) or chat_id not in self.chats:
             raise bad("chat not found")
+        if chat_id in self.outsiders:  # reached through inline messages only
+            raise ApiError(403, "Forbidden: bot is not a member of this chat")
         return self.chats[chat_id]
 
     def _message_id(self, chat_id: int) -> int:

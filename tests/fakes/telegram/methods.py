@@ -35,7 +35,7 @@ class BotApi:
     """The Bot API methods the bot calls: ``api_<method>`` answers ``/bot<token>/<method>``."""
 
     async def api_getme(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
-        return self.bot_user
+        return self.bot_user | {"supports_inline_queries": self.inline_mode}
 
     async def api_logout(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
         return True
@@ -107,6 +107,9 @@ class BotApi:
                 "Conflict: can't use getUpdates method while webhook is active; "
                 "use deleteWebhook to delete the webhook first",
             )
+        if isinstance(p.get("allowed_updates"), list):  # kept until asked otherwise
+            self.allowed_updates = [str(k) for k in p["allowed_updates"]] or None
+        self.updates = [u for u in self.updates if self._wanted(u)]  # never sent: lost
         offset = p.get("offset")
         if isinstance(offset, int) and offset > 0:
             self.confirmed = max(self.confirmed, offset)
@@ -137,6 +140,14 @@ class BotApi:
                 return []
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._activity.wait(), left)
+
+    def _wanted(self, update: dict[str, Any]) -> bool:
+        """Whether the bot asked for this kind of update (Telegram's default: every kind
+        but chat_member and the reactions)."""
+        kind = next(k for k in update if k != "update_id")
+        if self.allowed_updates is None:
+            return kind not in ("chat_member", "message_reaction", "message_reaction_count")
+        return kind in self.allowed_updates
 
     # sending
 
@@ -211,7 +222,8 @@ class BotApi:
                     f"inline keyboard button Web App URL '{page}' is invalid: "
                     "Only HTTPS links are allowed"
                 )
-            if self._chat(p.get("chat_id")).get("type") != "private":
+            inline = p.get("_inline") or "inline_message_id" in p
+            if inline or self._chat(p.get("chat_id")).get("type") != "private":
                 raise bad("BUTTON_TYPE_INVALID")
 
     def _thread(self, chat: dict[str, Any], p: dict[str, Any]) -> int | None:
@@ -317,7 +329,7 @@ class BotApi:
 
     def _target(self, p: dict[str, Any]) -> FakeMessage:
         if "inline_message_id" in p:
-            raise bad("inline messages are not supported by this fake")
+            return self._inline_target(p)
         chat = self._chat(p.get("chat_id"))
         msg = self.messages.get((chat["id"], p.get("message_id")))  # type: ignore[arg-type]
         if msg is None or msg.deleted:
@@ -327,9 +339,10 @@ class BotApi:
         return msg
 
     def _edited(self, msg: FakeMessage) -> Any:
+        """The edited message, as the answer carries it (``true`` for an inline message)."""
         msg.edit_date = int(time.time())
         msg.history.append(msg.snapshot())
-        return self.message_json(msg)
+        return True if msg.inline_id is not None else self.message_json(msg)
 
     @staticmethod
     def _not_modified() -> ApiError:
@@ -363,16 +376,23 @@ class BotApi:
         return self._edited(msg)
 
     async def api_editmessagemedia(self, p: dict[str, Any], f: dict[str, bytes], call: Call) -> Any:
+        """A photo instead of a photo, or added to a text message (it becomes a photo with
+        that caption); an inline message's by ``file_id`` or URL only."""
         msg = self._target(p)
-        if msg.photo is None:
-            raise bad("there is no media in the message to edit")
         media = p.get("media")
         if not isinstance(media, dict) or media.get("type") != "photo":
             raise bad("this fake edits photos only")
-        photo = self._photo(p, f, "media", media.get("media"))
+        if msg.inline_id is not None:
+            self._no_upload(p, f)
+        ref = media.get("media")
+        if isinstance(ref, str) and ref.startswith(("http://", "https://")):
+            photo = await self._fetched_photo(ref)
+        else:
+            photo = self._photo(p, f, "media", ref)
         plain, markup = self._text(media, "caption", CAPTION_LIMIT, required=False)
         keyboard = self._keyboard(p)
         msg.photo, msg.photo_id = photo, self._store_photo(photo)
+        msg.text = msg.html = None
         msg.caption, msg.caption_html, msg.keyboard = plain, markup, keyboard
         return self._edited(msg)
 

@@ -51,6 +51,9 @@ GROUP_LIMITED = {
 #: form fields that carry JSON (python-telegram-bot encodes non-strings as JSON)
 JSON_FIELDS = {
     "reply_markup",
+    "result",
+    "results",
+    "button",
     "media",
     "commands",
     "allowed_updates",
@@ -73,6 +76,7 @@ INT_FIELDS = {
 }
 BOOL_FIELDS = {
     "show_alert",
+    "is_personal",
     "drop_pending_updates",
     "disable_notification",
     "protect_content",
@@ -240,7 +244,8 @@ class Call:
 
     @property
     def chat_id(self) -> Any:
-        return self.params.get("chat_id")
+        """The chat the call acts in (an inline message's: the chat it was posted in)."""
+        return self.params.get("chat_id", self.params.get("_inline_chat"))
 
     @property
     def caption(self) -> str | None:
@@ -309,6 +314,10 @@ class FakeMessage:
     deleted: bool = False
     #: sent on behalf of this chat (a channel, or the group for an anonymous admin)
     sender_chat: dict[str, Any] | None = None
+    #: posted through the bot's inline mode ("via @bot"), and its inline_message_id
+    #: (None: a message of the chat's own)
+    via_bot: bool = False
+    inline_id: str | None = None
     history: list[Version] = field(default_factory=list)
 
     @property

@@ -58,6 +58,22 @@ class Server:
         self.webhook: dict[str, Any] | None = None
         self.files: dict[str, bytes] = {}
         self.queries: dict[str, dict[str, Any]] = {}
+        #: inline mode (BotFather's /setinline) and its feedback (/setinlinefeedback)
+        self.inline_mode = False
+        self.inline_feedback = False
+        self.inline_queries: dict[str, dict[str, Any]] = {}
+        self.inline_answers: dict[str, Call] = {}
+        #: guest mode: the mentions of the bot where it is no member, and their answers
+        self.guest_queries: dict[str, dict[str, Any]] = {}
+        self.guest_answers: dict[str, Call] = {}
+        #: inline_message_id -> the message posted "via @bot"
+        self.inline_messages: dict[str, FakeMessage] = {}
+        #: the photo URLs Telegram fetched, and the HTTP status it got (0: none)
+        self.fetched: list[tuple[str, int]] = []
+        #: chats the bot is no member of (it reaches them through inline messages only)
+        self.outsiders: set[int] = set()
+        #: the kinds of update the bot asked for (None: Telegram's default, all but a few)
+        self.allowed_updates: list[str] | None = None
         self.answered: dict[str, Call] = {}
         self.updates: list[dict[str, Any]] = []
         #: updates below this id were confirmed by an offset
@@ -159,6 +175,9 @@ class Server:
             params, files = {}, {}
             call = self._record(method, params, files, token)
             return self._finish(call, e)
+        inline = self.inline_messages.get(str(params.get("inline_message_id", "")))
+        if inline is not None:
+            params["_inline_chat"] = inline.chat_id
         call = self._record(method, params, files, token)
         try:
             if token != self.token:
@@ -218,7 +237,7 @@ class Server:
         return most
 
     def _over_limit(self, method: str, params: dict[str, Any]) -> ApiError | None:
-        chat_id = params.get("chat_id")
+        chat_id = params.get("chat_id", params.get("_inline_chat"))
         if (
             self.group_limit is None
             or method.lower() not in GROUP_LIMITED
