@@ -213,9 +213,15 @@ async def play_at_pace(
             query = fake.press_inline(inline_id, user, label=label)
         else:
             query = fake.press(board, user, label=label)
-        figures.answers.append(await answer_time(fake, query, began, timeout))
-        figures.presses += 1
+        answered = await answer_time(fake, query, began, timeout)
         after = bot.game(game_id)
+        if after.version == game.version and after.rev == game.rev:
+            # turned away (the rate limits): pressed again a moment later, as people do
+            figures.extra["refused"] = figures.extra.get("refused", 0) + 1
+            await asyncio.sleep(0.25)
+            continue
+        figures.answers.append(answered)
+        figures.presses += 1
         if after.status == OVER:
             await fake.wait_for(
                 lambda: any(
