@@ -72,6 +72,10 @@ async def test_start_syncs_commands_and_keeps_old_buttons_working(
     assert [s for s, _ in fake.command_syncs] == [scope]
     (ludo,) = fake.commands[scope]
     assert ludo["name"] == "ludo" and ludo["type"] == 1
+    # installed to a server or to a person, and used in servers, the bot's DM and other
+    # DMs and group DMs (issue 36: a table wherever people talk)
+    assert sorted(ludo["integration_types"]) == [0, 1]
+    assert sorted(ludo["contexts"]) == [0, 1, 2]
     subs = {o["name"]: o for o in ludo["options"]}
     assert set(subs) == SUBCOMMANDS
     assert all(o["type"] == 1 for o in subs.values())

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapters.reconcile import CHAT, Notes, Powers, Reconciler, plan
+from bot.adapters.reconcile import CHAT, Notes, Plan, Powers, Reconciler, plan
 from bot.hosting import Intent
 from bot.present import TableView, parse_press, table_view
 from bot.service.game import GameService
@@ -364,4 +364,12 @@ def test_plan_in_a_place_that_cannot_post_edits_its_one_message(store: Store) ->
     assert plan(view, Notes(), fresh=True, powers=inline).edit == "h"
     assert plan(view, Notes("h", view.rev - 1, "x", "text"), powers=inline).edit == "h"
     assert plan(view, Notes("h", view.rev, None, "picture"), powers=inline).edit is None
-    assert plan(view, Notes(), powers=Powers(send=False)) == plan(view, Notes("h", view.rev + 1))
+    nowhere = Powers(send=False, delete=False)
+    assert plan(view, Notes(), powers=nowhere) == plan(view, Notes("h", view.rev + 1)) == Plan()
+    # a place that may post once but never delete (a command's own answer): the first
+    # table is posted, later ones edit it; a press edits its own message
+    once = Powers(send=True, delete=False)
+    assert plan(view, Notes(), powers=once) == Plan(post=True, ping=plan(view, Notes()).ping)
+    assert plan(view, Notes("t", view.rev - 1, "x", "text"), powers=once) == Plan(edit="t")
+    pressed = Powers(send=False, delete=False, home="p")
+    assert plan(view, Notes("t", view.rev, None, "picture"), powers=pressed) == Plan(edit="p")

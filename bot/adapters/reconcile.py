@@ -20,8 +20,8 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ..present import TableView
 from ..service.game import GameService
@@ -49,11 +49,17 @@ class Notes:
     kind: str | None = None
     #: a finished game's final board (above the standings): never removed
     final: str | None = None
+    #: a place reached through interactions only: the freshest interaction token that
+    #: can edit the table (secret: never shown), and until when (Unix time)
+    via: str | None = field(default=None, repr=False)
+    until: float = 0.0
 
     def to_bytes(self) -> bytes:
-        d = {"m": self.msg, "r": self.rev, "t": self.turn, "k": self.kind}
+        d: dict[str, Any] = {"m": self.msg, "r": self.rev, "t": self.turn, "k": self.kind}
         if self.final is not None:
             d["f"] = self.final
+        if self.via is not None:
+            d["v"], d["u"] = self.via, self.until
         return json.dumps(d, separators=(",", ":")).encode()
 
     @classmethod
@@ -67,6 +73,8 @@ class Notes:
                 str(d["t"]) if d.get("t") is not None else None,
                 str(d["k"]) if d.get("k") is not None else None,
                 str(d["f"]) if d.get("f") is not None else None,
+                str(d["v"]) if d.get("v") is not None else None,
+                float(d.get("u", 0.0)),
             )
         except (ValueError, TypeError, KeyError, AttributeError):
             return cls()
@@ -87,6 +95,10 @@ class Powers:
     upload_on_edit: bool = True
     #: the place's one message, where it cannot post
     home: str | None = None
+    #: what reaches the place (an interaction's token, secret) and until when (Unix time),
+    #: kept in the notes so that any worker edits the table with it (None: the bot's own)
+    via: str | None = field(default=None, repr=False)
+    until: float = 0.0
 
 
 #: a chat the bot is a member of
@@ -126,12 +138,15 @@ def plan(
     of the game is on screen and it is the newest.  ``fresh`` moves the table to
     the bottom (someone asked for the board); ``pressed`` is the message whose
     button was pressed (deleted if it is not the table: a stale copy; never the final
-    board of a finished game).  Where the place cannot post (``powers``), its one
-    message is edited into every newer view, the standings too.
+    board of a finished game).  Where the place cannot delete (``powers``), the game
+    has one message, posted once (if the place may post) and then edited into every
+    newer view, the standings too: the place's own (the message pressed), else the
+    table's.
     """
-    if not powers.send:
-        home = notes.msg or powers.home
-        if home is None or view.rev < notes.rev or (view.rev == notes.rev and notes.msg):
+    if not powers.delete and (notes.msg or not powers.send):
+        # one message for the whole game: the place's own (a press's), else the table's
+        home = powers.home or notes.msg
+        if home is None or view.rev < notes.rev or (view.rev == notes.rev and home == notes.msg):
             return Plan()
         return Plan(edit=home)
     stale = (pressed,) if pressed is not None and pressed not in (notes.msg, notes.final) else ()
@@ -273,7 +288,8 @@ class Reconciler:
         if msg is None:
             return False
         kind = "picture" if view.picture else "text"
-        mine = Notes(msg, view.rev, view.turn.id if view.turn else None, kind, final)
+        turn = view.turn.id if view.turn else None
+        mine = Notes(msg, view.rev, turn, kind, final, powers.via, powers.until)
         srev = shown.rev if shown else 0
         for _ in range(3):
             data = mine.to_bytes()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -29,7 +30,6 @@ from ...present import (
     find_language,
     parse_press,
     refusal_text,
-    rules_lines,
     say,
     table_view,
 )
@@ -38,17 +38,18 @@ from ...service.outcome import Outcome
 from ...service.tournaments import tournaments_of
 from ..drawing import Drawing
 from ..faults import AdapterError, FaultLog, Handling, handling, settle, store_down
-from ..reconcile import Reconciler
+from ..reconcile import Notes, Reconciler
+from . import places
 from .after import AfterGame
 from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
 from .connection import UNANSWERED, account
 from .gateway import Gateway
-from .screen import CONTENT_LIMIT, ChannelScreen, InteractionScreen, clean, describe, toast_of
+from .screen import ChannelScreen, InteractionScreen, clean, toast_of
 from .tours import DiscordTours
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
-from .words import board_in_words, pieces_to_move
+from .words import board_in_words, pieces_to_move, rules_in_words
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,8 @@ class DiscordAdapter:
         #: the commands and presses being answered (many at once: acknowledged at once)
         self.burst = Burst()
         self.tours = DiscordTours(tournaments_of(service), self.client, self._handling, self.show)
+        #: tables reached through interactions only: told to wait before their token runs out
+        self.expiry = places.Expiry(self.client, service)
 
     # -- running ----------------------------------------------------------
 
@@ -103,6 +106,7 @@ class DiscordAdapter:
         """Let the interactions being handled finish (a little while; hardly at all while
         Discord does not answer), then disconnect."""
         await self.gateway.stop(self.quiet)
+        await self.expiry.close()
 
     async def quiet(self) -> None:
         """Wait until no interaction (or timer's move) is being handled, nor a replay drawn."""
@@ -119,11 +123,15 @@ class DiscordAdapter:
         if channel is None or not self.owns(channel):
             return
         async with self.gateway.busy():
+            kept = places.kept_screen(self.client, outcome.shown, self.expiry.clock)
+            if kept is False:
+                return  # only a press can edit the table now: it shows it then
             screen = ChannelScreen(self.client, int(channel[len(PREFIX) :]))
             if outcome.game is None:
                 await screen.say(say(Text("game.damaged"), clean))
                 return
-            await self._reconcile(self._view(outcome), outcome, screen)
+            reach = screen if kept is True else kept
+            await self._reconcile(self._view(outcome), outcome, reach)  # type: ignore[arg-type]
 
     # -- commands ---------------------------------------------------------
 
@@ -183,11 +191,7 @@ class DiscordAdapter:
     async def rules(self, interaction: discord.Interaction[Any], name: str | None) -> None:
         """``/ludo rules``: the rules of the game here, or of the rule set named (privately)."""
         async with self._handling(interaction):
-            game = await asyncio.to_thread(
-                self.service.game_in, channel_key(interaction.channel_id)
-            )
-            text = describe(rules_lines(name, game), CONTENT_LIMIT, language(interaction))
-            await InteractionScreen(self.client, interaction, None).private(text)
+            await rules_in_words(self.service, self.client, interaction, name)
 
     async def pieces(
         self, interaction: discord.Interaction[Any], current: str
@@ -203,7 +207,10 @@ class DiscordAdapter:
     ) -> None:
         async with self._handling(interaction):
             channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
-            screen = InteractionScreen(self.client, interaction, None)
+            screen = places.screen_for(self.client, interaction, None)
+            if places.interaction_only(interaction) and places.forced_private(interaction):
+                await screen.private(say(Text("dc.private_only"), lang=language(interaction)))
+                return
             async with self.burst.answering(screen):
                 work = await self._quick(screen, lambda: call(channel, user))
                 await self._answer(screen, work, fresh=fresh)
@@ -214,9 +221,8 @@ class DiscordAdapter:
         """A button press: the table edited in place, or posted anew when the turn passes."""
         async with self._handling(interaction) as press:
             message = interaction.message
-            screen = InteractionScreen(
-                self.client, interaction, str(message.id) if message is not None else None
-            )
+            pressed = str(message.id) if message is not None else None
+            screen = places.screen_for(self.client, interaction, pressed)
             parsed = parse_press(data)
             if parsed is None or message is None:
                 press.result = "refused"
@@ -239,6 +245,16 @@ class DiscordAdapter:
                         await screen.retire(pressed)
                     pressed = None
                 await self._answer(screen, work, pressed=pressed)
+
+    async def on_wake(self, interaction: discord.Interaction[Any], game_id: str) -> None:
+        """Continue, on a table whose token ran out: shown again as its game stands."""
+        async with self._handling(interaction):
+            pressed = str(interaction.message.id) if interaction.message else None
+            screen = places.screen_for(self.client, interaction, pressed)
+            look = functools.partial(self.service.look, channel_key(interaction.channel_id))
+            async with self.burst.answering(screen):
+                work = await self._quick(screen, look)
+                await self._answer(screen, work, pressed=screen.pressed)
 
     # -- the work ---------------------------------------------------------
 
@@ -292,11 +308,15 @@ class DiscordAdapter:
             return
         if view is None:
             view = await asyncio.to_thread(self._view, outcome)
-        if screen.pressed is None and not screen.told:
-            # a command: the asker is told what it did at once; the table follows by REST
+        reach, tell = places.reach_of(self.client, screen, outcome.shown, self.expiry.clock)
+        if tell and not screen.told:
+            # a command: the asker is told what it did at once; the table follows
             told = say(Text("you.moved_board"), lang=lang) if fresh else toast_of(view, lang)
             await screen.private(told)
-        await self._reconcile(view, outcome, screen, fresh=fresh, pressed=pressed)
+        if reach is not None:
+            await self._reconcile(view, outcome, reach, fresh=fresh, pressed=pressed)
+        if reach is screen and isinstance(screen, places.TokenScreen):  # its token: watched
+            self.expiry.watch(view.game_id, Notes(via=screen.powers.via, until=screen.powers.until))
         await screen.conclude()
 
     async def _reconcile(
@@ -317,7 +337,7 @@ class DiscordAdapter:
                 pressed=pressed,
                 refused=outcome.refusal is not None,
             )
-            if shown and view.picture == "standings":
+            if shown and view.picture == "standings" and screen.powers.send:
                 self.after.replay_soon(view.game)  # played to the end: the whole game again
             await self.tours.news(outcome.game)  # a tournament's next table, its word
         except Exception as e:

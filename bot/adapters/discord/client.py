@@ -27,6 +27,7 @@ from .handlers import Handlers, PressButton, handlers_of
 from .limited import Entrance, Limiter
 from .tour_command import TOUR_TEMPLATE, TourButton, tournament
 from .translator import LudoTranslator, asker_language
+from .wake import WAKE_TEMPLATE, WakeButton
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ class LudoClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         # buttons of old messages keep working after a restart
-        self.add_dynamic_items(GameButton, BoardButton, TourButton)
+        self.add_dynamic_items(GameButton, BoardButton, TourButton, WakeButton)
         # the commands in each person's language (said when they are synced)
         await self.tree.set_translator(LudoTranslator())
         if self.settings.gateway_url and self.shard_count is None:
@@ -148,7 +149,7 @@ class LudoClient(discord.AutoShardedClient):
         if interaction.type == discord.InteractionType.component:
             data: Any = interaction.data or {}
             custom_id = str(data.get("custom_id", ""))
-            ours = (BUTTON_TEMPLATE, BOARD_TEMPLATE, TOUR_TEMPLATE)
+            ours = (BUTTON_TEMPLATE, BOARD_TEMPLATE, TOUR_TEMPLATE, WAKE_TEMPLATE)
             if not any(t.fullmatch(custom_id) for t in ours):
                 try:
                     await interaction.response.send_message(

@@ -42,7 +42,16 @@ class LudoCommands(app_commands.Group):
     """/ludo: play Ludo in this channel (the names and descriptions in :mod:`.translator`)."""
 
     def __init__(self) -> None:
-        super().__init__(name="ludo", description=described("dc.desc.ludo"))
+        # installed to a server, or to a person (then usable in any DM, group DM or server
+        # the bot is not in: a table of interactions only, see .places)
+        super().__init__(
+            name="ludo",
+            description=described("dc.desc.ludo"),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
+        )
 
     @app_commands.command(name=named("new"), description=described("dc.desc.new"))
     @options(

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from ...present import Text, refusal_text, say, table_view
+from ...present import Text, refusal_text, rules_lines, say, table_view
 from ...present.alt import alt_lines
 from ...present.view import move_label
 from ...service.game import GameService
@@ -39,6 +39,19 @@ async def board_in_words(
         return
     lines = alt_lines(outcome.game) or list(table_view(outcome.game).lines)
     await screen.private(describe(lines, CONTENT_LIMIT, lang))
+
+
+async def rules_in_words(
+    service: GameService,
+    client: discord.Client,
+    interaction: discord.Interaction[Any],
+    name: str | None,
+) -> None:
+    """Answer ``interaction`` privately with the rules of its channel's game, or of the
+    rule set ``name``."""
+    game = await asyncio.to_thread(service.game_in, channel_key(interaction.channel_id))
+    text = describe(rules_lines(name, game), CONTENT_LIMIT, asker_language(interaction))
+    await InteractionScreen(client, interaction, None).private(text)
 
 
 async def pieces_to_move(

@@ -21,6 +21,12 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "shows the last game again, `/ludo {record}` gives its record (check its dice with "
     "`ludo-bot verify`), `/ludo {stats}` and `/ludo {top}` show the stats and the best players "
     "of this server, and `/ludo {forget}` deletes your stats.",
+    # a table in a place reached through interactions only (an app installed to a person)
+    "dc.continue": "Continue",
+    "dc.waits_for_a_press": "The table waits for a press: press Continue to carry on.",
+    "dc.private_only": "This server lets outside apps answer only the person who used them, "
+    "so a table here would be yours alone. Ask an admin to add Ludo to the server, or play in "
+    "a DM or group DM.",
     # command and option names
     "dc.name.new": "new",
     "dc.name.join": "join",

@@ -46,6 +46,12 @@ after three seconds) or reach every gateway session (two workers);
 :meth:`FakeDiscord.fail` makes chosen requests fail the way Discord fails, and
 :meth:`FakeDiscord.rate_limit` answers them 429 (discord.py waits and tries again).
 
+Places reached through interactions only (:mod:`~tests.fakes.discord.places`): a group
+DM (:meth:`FakeDiscord.group_dm`) or a server the bot is not in
+(:meth:`FakeDiscord.foreign_channel`), where a user-installed ``/ludo`` is used: every
+channel endpoint answers 403 Missing Access there, tokens last 15 minutes on the
+fake's clock (:meth:`FakeDiscord.advance`), at most 5 followups.
+
 The fake is one class, :class:`FakeDiscord`, put together from a module per concept:
 :mod:`~tests.fakes.discord.model` (what Discord knows and keeps),
 :mod:`~tests.fakes.discord.server` (state, routes, waiting, looking, REST plumbing),
@@ -96,11 +102,12 @@ from tests.fakes.discord.model import (
     content_type,
     png_size,
 )
+from tests.fakes.discord.places import Places
 from tests.fakes.discord.rest import Rest
 from tests.fakes.discord.server import Server
 
 
-class FakeDiscord(Interactions, Rest, Activity, Gateway, Server):
+class FakeDiscord(Interactions, Places, Rest, Activity, Gateway, Server):
     """Discord on 127.0.0.1: start it, point the adapter at it, inject interactions."""
 
 

@@ -24,6 +24,7 @@ from tests.fakes.discord.model import (
     form_error,
     json_response,
 )
+from tests.fakes.discord.places import FOLLOWUPS
 
 
 class Interactions:
@@ -43,6 +44,12 @@ class Interactions:
         self, type_: int, member: Member, channel_id: int | None
     ) -> dict[str, Any]:
         cid = self.channel_id if channel_id is None else channel_id
+        payload = self._guild_base(type_, member, cid)
+        if payload.pop("_user_only", False):
+            self._user_only_base(payload, member, cid)
+        return payload
+
+    def _guild_base(self, type_: int, member: Member, cid: int) -> dict[str, Any]:
         channel = self.channels.get(cid)
         assert channel is not None, f"no channel {cid}"
         return {
@@ -63,7 +70,7 @@ class Interactions:
             "authorizing_integration_owners": {"0": str(self.guild_id)},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_LIMIT,
-        }
+        } | ({} if cid not in self.user_only else {"_user_only": True})
 
     def _command_options(
         self, cmd: dict[str, Any], sub: str, values: dict[str, Any], focused: str | None
@@ -113,6 +120,12 @@ class Interactions:
         """``/command sub option:value ...`` typed by ``member``."""
         cmd, scope = self._guild_command(command)
         payload = self._interaction_base(2, member, channel_id)
+        if "1" in payload["authorizing_integration_owners"]:
+            # Discord offers a command there only if it is registered for user installs
+            # and for that context
+            assert scope is None, "a server's commands are not offered outside it"
+            assert 1 in cmd.get("integration_types", [0]), "not registered for user installs"
+            assert payload["context"] in cmd.get("contexts", [0, 1, 2]), "not for this context"
         data: dict[str, Any] = {
             "id": cmd["id"],
             "name": cmd["name"],
@@ -220,7 +233,7 @@ class Interactions:
             member=member,
             channel_id=int(payload["channel_id"]),
             payload=payload,
-            created=time.monotonic() - age,
+            created=self.now() - age,
             message_id=message_id,
         )
         self.interactions.append(inter)
@@ -249,7 +262,7 @@ class Interactions:
         if inter is None or (app is not None and int(app) != self.app_id):
             raise DiscordError(404, 10015, "Unknown Webhook")
         inter.webhook_calls += 1
-        if time.monotonic() - inter.created > TOKEN_LIFETIME:
+        if self.now() - inter.created > TOKEN_LIFETIME:
             raise DiscordError(401, 50027, "Invalid Webhook Token")
         return inter
 
@@ -263,7 +276,7 @@ class Interactions:
         try:
             if inter is None or inter.id != int(request.match_info["iid"]):
                 raise DiscordError(404, 10062, "Unknown interaction")
-            delay = time.monotonic() - inter.created
+            delay = self.now() - inter.created
             if inter.answered:
                 raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
             if delay > FIRST_RESPONSE:
@@ -305,6 +318,8 @@ class Interactions:
             return None
         if inter.type == 4:
             raise form_error({"type": "an autocomplete interaction needs choices (type 8)"})
+        if type_ in (4, 5) and self.forced_ephemeral(inter.channel_id):
+            data = dict(data, flags=int(data.get("flags") or 0) | EPHEMERAL)
         if type_ == 4:
             kind = 20 if inter.type == 2 else 0
             msg = self._new_message(inter.channel_id, data, files, interaction=inter, type_=kind)
@@ -381,6 +396,12 @@ class Interactions:
             msg = self.messages[inter.original_id]  # type: ignore[index]
             self._edit_message(msg, {k: v for k, v in body.items() if k != "flags"}, call.files)
             return json_response(msg.json(self.guild_id))
+        if len(inter.followup_ids) >= FOLLOWUPS:
+            raise DiscordError(
+                400, 40094, "This interaction has hit the maximum number of follow up messages"
+            )
+        if self.forced_ephemeral(inter.channel_id):
+            body = dict(body, flags=int(body.get("flags") or 0) | EPHEMERAL)
         msg = self._new_message(inter.channel_id, body, call.files, interaction=inter)
         inter.followup_ids.append(msg.id)
         return json_response(msg.json(self.guild_id))

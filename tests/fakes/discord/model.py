@@ -91,11 +91,14 @@ def now_iso() -> str:
 
 
 class Snowflakes:
-    def __init__(self) -> None:
+    """Ids as Discord makes them, from the time (``clock``: the fake's, in Unix seconds)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._seq = itertools.count(1)
+        self.clock = clock
 
     def __call__(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH
+        ms = int(self.clock() * 1000) - DISCORD_EPOCH
         return (ms << 22) | (next(self._seq) & 0x3FFFFF)
 
 

@@ -98,6 +98,15 @@ class Rest:
         for locale, text in (cmd.get("description_localizations") or {}).items():
             if not isinstance(text, str) or not 1 <= len(text) <= 100:
                 problems[f"{where}.description_localizations.{locale}"] = "1-100 characters"
+        if top:
+            # where the command may be installed (0 a server, 1 a user) and used (0 a server,
+            # 1 the bot's DM, 2 other DMs and group DMs)
+            for key, allowed in (("integration_types", {0, 1}), ("contexts", {0, 1, 2})):
+                value = cmd.get(key)
+                if value is not None and (
+                    not isinstance(value, list) or not value or not set(value) <= allowed
+                ):
+                    problems[f"{where}.{key}"] = f"a list of values in {sorted(allowed)}"
         opts = cmd.get("options") or []
         if len(opts) > 25:
             problems[where + ".options"] = "more than 25 options"

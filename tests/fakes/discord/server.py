@@ -10,6 +10,7 @@ import contextlib
 import json
 import re
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,6 +30,7 @@ from tests.fakes.discord.model import (
     Snowflakes,
     json_response,
 )
+from tests.fakes.discord.places import MISSING_ACCESS
 
 
 class Server:
@@ -40,7 +42,8 @@ class Server:
         self, token: str = "fake-bot-token", *, bot_gateway_path: str = "/gateway"
     ) -> None:
         self.token = token
-        self.snowflake = Snowflakes()
+        #: ids carry the fake's clock (:meth:`~tests.fakes.discord.places.Places.advance`)
+        self.snowflake = Snowflakes(lambda: time.time() + self.clock_offset)
         self.app_id = 1_200_000_000_000_000_001
         self.bot_id = self.app_id
         self.guild_id = 1_200_000_000_000_000_100
@@ -94,6 +97,11 @@ class Server:
         self.oauth_tokens: dict[str, dict[str, Any]] = {}
         #: the Activity instances running, by id
         self.instances: dict[str, ActivityInstance] = {}
+        #: places reached through interactions only (a user install): channel -> what
+        #: they are (:mod:`tests.fakes.discord.places`)
+        self.user_only: dict[int, dict[str, Any]] = {}
+        #: how far the fake's clock is ahead of this machine's (tokens' lifetime)
+        self.clock_offset = 0.0
 
     # ------------------------------------------------------------------
     # life
@@ -378,6 +386,14 @@ class Server:
                 return await handler(request)
             except DiscordError as e:
                 return json_response(e.body(), status=e.status)
+        channel = re.match(API + r"/channels/(\d+)", request.path)
+        if channel is not None and int(channel.group(1)) in self.user_only:
+            status, code, words = MISSING_ACCESS  # the bot cannot see the channel
+            auth = request.headers.get("Authorization")
+            call = RestCall(request.method, request.path, dict(request.query), None, [], auth)
+            call.status = status
+            self.calls.append(call)
+            return json_response({"message": words, "code": code}, status=status)
         body: Any = None
         files: list[tuple[str, str, bytes]] = []
         ctype = request.headers.get("Content-Type", "")
