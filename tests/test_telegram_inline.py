@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.adapters.telegram import MiniApp
 from bot.adapters.telegram.inline_screen import SignedPictures
 from bot.app.web import start_web
 from bot.hosting import Game, Intent
@@ -23,7 +24,7 @@ from bot.store import Store
 from bot.store.limits import MemoryBuckets
 from bot.web.auth import Keys, Picture
 from bot.web.pictures import PictureLinks, PictureServer
-from tests.fakes.telegram import FakeMessage, FakeTelegram, make_user
+from tests.fakes.telegram import BOT_USERNAME, FakeMessage, FakeTelegram, make_user
 from tests.helpers.telegram import TG_TOKEN, Bot, running
 
 pytestmark = pytest.mark.telegram
@@ -414,3 +415,33 @@ async def test_inline_tables_keep_their_groups_pace_and_slow_no_other_chat(
         assert len(edits) < 2 + 2 + 10, "views waiting were skipped for the newest"
         assert fake.busiest(outside["id"], period) <= rate
         assert {g.chat for g in games} == {f"tgc:g:{fake.chat_instance(outside['id'])}"}
+
+
+async def test_the_turn_timer_the_board_link_and_the_stats_of_an_inline_table(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """A turn timer runs out: the inline message shows the move; "Open the board" is the
+    Mini App's direct link there (no web_app button: Telegram takes none outside the
+    bot's chat); the finished game counts in the chat the presses named."""
+    inline_on(fake)
+    chat = fake.between(ANA, BEN)
+    app = MiniApp("ludoboard", "https://ludo.example/board/")
+    async with running(fake, db, clock, miniapp=app) as bot:
+        table = await chosen_table(bot, chat, ANA, "classic timer=30", "Classic", "private")
+        await press(bot, table, BEN, label="Join")
+        await press(bot, table, ANA, label="Start")
+        game = game_of(bot, table)
+        (link,) = [b for b in table.buttons if "url" in b]
+        assert link["url"].startswith(f"https://t.me/{BOT_USERNAME}/ludoboard?startapp=")
+        assert not [b for b in table.buttons if "web_app" in b]
+        before = len(table.history)
+        clock.advance(31)
+        for outcome in bot.service.fire_due():
+            await bot.adapter.show(outcome)
+        await bot.settle()
+        assert game_of(bot, table).version > game.version and len(table.history) > before
+        assert "ran out" in table.content or "timer" in table.content.lower(), table.content
+        await play_out(bot, table, {"401": ANA, "402": BEN})
+        kept = db.entries(f"tgc:p:{fake.chat_instance(chat['id'])}")
+        # the game counts in the chat its presses named, for each of its people
+        assert sorted(who for who, _ in kept) == ["telegram:401", "telegram:402"]
