@@ -43,14 +43,20 @@ def inline_on(fake: FakeTelegram) -> None:
     fake.inline_mode = fake.inline_feedback = True
 
 
+async def listed(bot: Bot, user: dict[str, Any], query: str, kind: str) -> str:
+    """``user`` types ``@bot query`` in a chat of ``kind``; the query's id, answered."""
+    asked = bot.fake.inline_query(user, query, kind)
+    assert asked is not None
+    await bot.settle()
+    return asked
+
+
 async def chosen_table(
     bot: Bot, chat: dict[str, Any], host: dict[str, Any], query: str, title: str, kind: str
 ) -> FakeMessage:
     """``host`` types ``@bot query`` in ``chat`` and chooses the result ``title``: the
     table posted there, once the bot made it the lobby (or the board)."""
-    asked = bot.fake.inline_query(host, query, kind)
-    assert asked is not None
-    await bot.settle()
+    asked = await listed(bot, host, query, kind)
     inline_id = bot.fake.choose(asked, chat, title=title)
     assert inline_id is not None
     await bot.settle()
@@ -129,18 +135,14 @@ async def test_an_inline_query_lists_a_table_of_each_rule_set_in_the_persons_lan
 ) -> None:
     inline_on(fake)
     async with running(fake, db, clock) as bot:
-        query = fake.inline_query(ANA, "", "sender")
-        assert query is not None
-        await bot.settle()
+        query = await listed(bot, ANA, "", "sender")
         titles = [r["title"] for r in fake.results(query)]
         assert titles == ["Classic", "Tower", "Italian", "Super", "Classic against the computer"]
         answer = fake.inline_answers[query]
         assert answer.params["is_personal"] is True and answer.params["cache_time"] > 0
         assert {r["id"].split(":")[2] for r in fake.results(query)} == {"p"}
 
-        query = fake.inline_query(BEN, "italian teams timer=60 level=hard", "group")
-        assert query is not None
-        await bot.settle()
+        query = await listed(bot, BEN, "italian teams timer=60 level=hard", "group")
         results = fake.results(query)
         assert [r["title"] for r in results] == [
             "Italiano a squadre",
@@ -156,9 +158,7 @@ async def test_a_query_that_cannot_be_played_lists_nothing_and_says_why(
 ) -> None:
     inline_on(fake)
     async with running(fake, db, clock) as bot:
-        query = fake.inline_query(ANA, "classic timer=soon", "group")
-        assert query is not None
-        await bot.settle()
+        query = await listed(bot, ANA, "classic timer=soon", "group")
         answer = fake.inline_answers[query]
         assert answer.params["results"] == []
         assert "not soon" in answer.params["button"]["text"], answer.params["button"]
