@@ -445,3 +445,28 @@ async def test_the_turn_timer_the_board_link_and_the_stats_of_an_inline_table(
         kept = db.entries(f"tgc:p:{fake.chat_instance(chat['id'])}")
         # the game counts in the chat its presses named, for each of its people
         assert sorted(who for who, _ in kept) == ["telegram:401", "telegram:402"]
+
+
+async def test_markup_typed_after_the_bot_is_shown_as_typed(
+    fake: FakeTelegram, db: Store, clock: Any
+) -> None:
+    """Tags and entities typed in an inline query or a mention are words, never markup:
+    the refusal says them as typed, and Telegram takes every answer (its HTML parses)."""
+    inline_on(fake)
+    group = fake.group("Where the bot is a guest")
+    fake.outsiders.add(group["id"])
+    async with running(fake, db, clock) as bot:
+        query = await listed(bot, ANA, "classic <b>x</b>=1", "group")
+        answer = fake.inline_answers[query]
+        assert answer.ok and answer.params["results"] == []
+        assert answer.params["button"]["text"].startswith("There is no option <b>x</b>")
+        fake.guest_mention(group, ANA, f"@{BOT_USERNAME} <i>tower &amp;")
+        await bot.settle()
+        (guest,) = fake.guest_answers.values()
+        assert guest.ok, guest
+        (shown,) = fake.inline_messages.values() or [None]  # no button: not an inline table
+        posted = [m for m in fake.chat_messages(group["id"], from_bot=False) if m.via_bot]
+        assert [m.text for m in posted] == [
+            "There are no <i>tower rules: choose classic, tower, italian or super."
+        ]
+        assert shown is None and db.active_games() == 0

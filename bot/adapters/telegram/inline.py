@@ -222,14 +222,14 @@ class InlineTables:
         words = typed(query.query)
         _, error = checked(words)
         if error is not None:
-            text = say(error, lang=lang)
+            text = plain(caption([error], limit=TEXT_LIMIT, lang=lang, links=False))
             text = text if len(text) <= BUTTON_TEXT else text[: BUTTON_TEXT - 1] + "…"
             results: list[InlineQueryResultArticle] = []
         else:
             text = say(Text("tg.inline.help"), lang=lang)
             user = user_of(query.from_user)
             results = self.results(words, kind_of(query.chat_type), lang, user)
-        button = InlineQueryResultsButton(text=plain(text), start_parameter="help")
+        button = InlineQueryResultsButton(text=text, start_parameter="help")
         await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True, button=button)
 
     # -- opening -------------------------------------------------------------
@@ -264,9 +264,10 @@ class InlineTables:
         kind = kind_of(message.chat.type)
         asked, error = checked(words)
         if error is not None:
-            content = InputTextMessageContent(say(error, lang=lang), parse_mode=ParseMode.HTML)
+            said = caption([error], limit=TEXT_LIMIT, lang=lang, links=False)
+            content = InputTextMessageContent(said, parse_mode=ParseMode.HTML)
             article = InlineQueryResultArticle(
-                id="refused", title=plain(say(error, lang=lang))[:64], input_message_content=content
+                id="refused", title=plain(said)[:64], input_message_content=content
             )
             await message.get_bot().answer_guest_query(message.guest_query_id, article)
             return
@@ -295,7 +296,7 @@ class InlineTables:
         asked, error = checked(words)
         channel = INLINE + inline_id
         if error is not None:  # the words changed since they were listed
-            self.say_in(channel, say(error, lang=lang))
+            self.say_in(channel, caption([error], limit=TEXT_LIMIT, lang=lang, links=False))
             return
         outcome: Outcome = await self.call(
             self.service.open,
@@ -312,7 +313,8 @@ class InlineTables:
         if outcome.refusal is None and against_computer:
             outcome = await self.call(self.service.act, channel, user, Intent("add_computer"))
         if outcome.refusal is not None:  # the message shows a lobby that is not there
-            self.say_in(channel, say(refusal_text(outcome.refusal), lang=lang))
+            refusal = refusal_text(outcome.refusal)
+            self.say_in(channel, caption([refusal], limit=TEXT_LIMIT, lang=lang, links=False))
         # else the message shows this lobby already: the first press brings the next view
 
 
