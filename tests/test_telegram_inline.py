@@ -460,6 +460,12 @@ async def test_markup_typed_after_the_bot_is_shown_as_typed(
         answer = fake.inline_answers[query]
         assert answer.ok and answer.params["results"] == []
         assert answer.params["button"]["text"].startswith("There is no option <b>x</b>")
+        query = await listed(bot, ANA, "classic \"x'=1", "group")
+        assert (
+            fake.inline_answers[query]
+            .params["button"]["text"]
+            .startswith("There is no option \"x'")
+        )
         fake.guest_mention(group, ANA, f"@{BOT_USERNAME} <i>tower &amp;")
         await bot.settle()
         (guest,) = fake.guest_answers.values()

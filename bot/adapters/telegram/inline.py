@@ -26,6 +26,7 @@ answers that guest query with the same table (:meth:`InlineTables.on_guest`).
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -319,7 +320,5 @@ class InlineTables:
 
 
 def plain(text: str) -> str:
-    """``text`` without its HTML (a button's text is plain)."""
-    return (
-        re.sub(r"<[^>]+>", "", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    )
+    """``text`` (HTML) without its markup, its entities read (a button's text is plain)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
