@@ -23,7 +23,7 @@ import discord
 from ...present import TableView, Text, say, table_view
 from ...service.game import GameService
 from ..reconcile import Notes, Powers
-from .screen import InteractionScreen, fields
+from .screen import InteractionScreen, activity_of, fields
 from .wake import WakeButton
 
 log = logging.getLogger(__name__)
@@ -151,8 +151,7 @@ class KeptTokenScreen:
         )
         self.powers = Powers(send=False, delete=False, home=notes.msg, via=notes.via,
                              until=notes.until)  # fmt: skip
-        #: the tables carry "Open the board" (the Activity is set up)
-        self.activity = bool(getattr(getattr(client, "settings", None), "activity", False))
+        self.activity = activity_of(client)
 
     async def edit(self, msg: str, view: TableView) -> bool:
         return await edit_through(

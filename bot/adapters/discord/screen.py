@@ -160,6 +160,11 @@ async def quietly(call: Awaitable[Any], what: str) -> bool:
     return True
 
 
+def activity_of(client: discord.Client) -> bool:
+    """Whether the tables carry "Open the board" (the Activity is set up)."""
+    return isinstance(client, LudoClient) and client.settings.activity
+
+
 class ChannelScreen:
     """The messages of one channel (or thread), through REST."""
 
@@ -170,7 +175,7 @@ class ChannelScreen:
         self.client = client
         self.channel_id = channel_id
         #: the tables carry "Open the board" (the Activity is set up)
-        self.activity = isinstance(client, LudoClient) and client.settings.activity
+        self.activity = activity_of(client)
 
     def _message(self, msg: str) -> discord.PartialMessage:
         channel = self.client.get_partial_messageable(self.channel_id)

@@ -43,7 +43,7 @@ from .board_button import BoardButton, MiniApp
 from .chooser import RuleChooser
 from .commands import COMMANDS, set_commands
 from .guard import bounded, guarded
-from .inline import InlineTables, told_chat
+from .inline import InlineTables
 from .inline_screen import INLINE, MediaChat, Pictures
 from .limited import Entrance, Limiter
 from .notices import Notices, toast
@@ -275,7 +275,7 @@ class TelegramAdapter:
         assert query is not None and query.inline_message_id is not None
         assert query.from_user is not None
         where = INLINE + query.inline_message_id, user_of(query.from_user)
-        told = told_chat(query.chat_instance)
+        told = query.chat_instance or ""  # what the press tells of the chat
         press, unborn = parse_press(query.data), parse_unborn(query.data)
         if unborn is not None:  # the lobby as posted: its game, by the message
             outcome = await self._call(self.service.act, *where, unborn, told)

@@ -83,11 +83,6 @@ def place_chat(kind: str, inline_id: str) -> str:
     return f"{PLACE}{kind}:?{inline_id}"
 
 
-def told_chat(chat_instance: str | None) -> str:
-    """What a press on an inline table tells of its chat."""
-    return chat_instance or ""
-
-
 def pace_key(chat: str) -> PaceKey:
     """The pace of an inline table whose results count in ``chat``: its chat's, as a
     group or a private chat; the message's own until a press named the chat."""
