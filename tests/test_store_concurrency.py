@@ -175,7 +175,9 @@ def test_redis_save_sent_twice_is_done_once(redis_store: RedisStore) -> None:
     assert redis_store.load("g") == Stored(b"v2", 2)
     assert redis_store._save_once("g", b"v2-other", 1, "token-b") is False  # stale
     assert redis_store._save_once("g", b"v3", 2, "token-c") is True
-    assert redis_store._save_once("g", b"v2", 1, "token-a") is False  # no longer its write
+    # sent once more after a later save: it is known as done, and not done again
+    assert redis_store._save_once("g", b"v2", 1, "token-a") is True
+    assert redis_store._save_once("g", b"v2", 1, "token-z") is False  # a stale one
     assert redis_store.load("g") == Stored(b"v3", 3)
 
 
@@ -201,7 +203,8 @@ def test_redis_save_shown_sent_twice_is_done_once(redis_store: RedisStore) -> No
     assert redis_store.load("g") == Stored(b"v1", 1, Shown(b"n1", 1))
     assert redis_store._save_shown_once("g", b"other", 0, "token-b") is False  # stale
     assert redis_store._save_shown_once("g", b"n2", 1, "token-c") is True
-    assert redis_store._save_shown_once("g", b"n1", 0, "token-a") is False  # no longer its write
+    assert redis_store._save_shown_once("g", b"n1", 0, "token-a") is True  # known as done
+    assert redis_store._save_shown_once("g", b"n1", 0, "token-z") is False  # a stale one
     assert redis_store.load("g") == Stored(b"v1", 1, Shown(b"n2", 2))
 
 
@@ -211,10 +214,16 @@ def test_redis_one_round_trip_each(
     client = redis_store._client
     sent: list[str] = []
     real: Callable[..., Any] = client.execute_command
+    pipeline = type(client.pipeline())
+    piped: Callable[..., Any] = pipeline.execute
 
     def counted(*args: Any, **options: Any) -> Any:
         sent.append(str(args[0]))
         return real(*args, **options)
+
+    def counted_pipeline(pipe: Any, *args: Any, **options: Any) -> Any:
+        sent.append(" ".join(str(c[0][0]) for c in pipe.command_stack))  # one round trip
+        return piped(pipe, *args, **options)
 
     def press(game_id: str, channel: str) -> list[Callable[[], object]]:
         return [
@@ -230,6 +239,7 @@ def test_redis_one_round_trip_each(
         call()
     assert redis_store.create("h", b"v1", channel="d", due=10.0)
     monkeypatch.setattr(client, "execute_command", counted)
+    monkeypatch.setattr(pipeline, "execute", counted_pipeline)
     for call in press("h", "d"):
         sent.clear()
         call()

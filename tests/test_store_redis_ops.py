@@ -86,11 +86,14 @@ def test_production_warnings_without_config(exe: str, tmp_path: Path) -> None:
         url = server.url.replace("redis://", "redis://bot:pw@")
         with RedisStore(url, prefix=f"acl-{uuid.uuid4().hex[:8]}:") as s:
             assert s.create("g", b"x", channel="c")  # the store works all the same
-            cannot, old_keys = s.production_warnings()
+            cannot, old_keys, replicas = s.production_warnings()
             assert "cannot check the persistence and eviction settings" in cannot
             assert "CONFIG and INFO are not allowed" in cannot
             assert "pw" not in cannot and "bot:***@" in cannot
             assert "could not look for games stored by an older ludo-bot" in old_keys
+            assert "cannot tell whether Redis at redis://bot:***@" in replicas
+            assert "REDIS_WAIT_REPLICAS=1" in replicas and "pw" not in replicas
+            assert s.replication.replicas == 0  # so writes do not wait
 
 
 # -- Redis Sentinel -------------------------------------------------------------------

@@ -19,14 +19,17 @@ from dotenv.parser import parse_stream
 from ..limits.rate import LimitSettings
 from ..store import RedisStore, Store, open_store
 from ..store.redis_ops import redact
+from ..store.redis_wait import WaitSettings
 from .boardconfig import BoardSettings, load_board, load_media_chat
 from .limitconfig import load_limits
 from .values import ConfigError as ConfigError
+from .values import check_database
 from .values import choice as _choice
 from .values import host as _host
 from .values import is_host as _is_host
 from .values import number as _number
 from .values import port as _port
+from .waitconfig import load_wait
 
 #: the log levels LOG_LEVEL takes
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -72,6 +75,8 @@ class Settings:
     redis_sentinel_master: str | None = None
     #: REDIS_URL names a node of a Redis Cluster (redis-py's cluster client)
     redis_cluster: bool = False
+    #: how each write waits for replicas (REDIS_WAIT_REPLICAS, REDIS_WAIT_TIMEOUT_MS)
+    redis_wait: WaitSettings = field(default_factory=WaitSettings)
     #: with Sentinel: the password of Redis itself, and of the sentinels (None: none)
     redis_password: str | None = field(default=None, repr=False)
     redis_sentinel_password: str | None = field(default=None, repr=False)
@@ -237,6 +242,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         redis_sentinels=sentinels,
         redis_sentinel_master=master,
         redis_cluster=cluster,
+        redis_wait=load_wait(env),
         redis_password=env.get("REDIS_PASSWORD", "").strip() or None,
         redis_sentinel_password=env.get("REDIS_SENTINEL_PASSWORD", "").strip() or None,
         database=database,
@@ -318,38 +324,19 @@ def _sentinels(
     return tuple(sentinels), master
 
 
-def check_database(path: str) -> None:
-    """Refuse an SQLite file that cannot work, before anything is created: its
-    folder must exist and be writable (SQLite writes its journal there), and the
-    file, if it is there, must be a readable and writable regular file."""
-    if path == ":memory:":
-        return
-    name = "LUDO_DATABASE"
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ConfigError(f"{name}: the folder {folder!r} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigError(f"{name}: the folder {folder!r} is not writable")
-    if os.path.isdir(path):
-        raise ConfigError(f"{name}: {path!r} is a folder, not a file")
-    if os.path.exists(path):
-        if not os.path.isfile(path):
-            raise ConfigError(f"{name}: {path!r} is not a regular file")
-        if not os.access(path, os.R_OK | os.W_OK):
-            raise ConfigError(f"{name}: {path!r} is read-only (the bot must write to it)")
-
-
 def open_configured_store(settings: Settings) -> Store:
-    """The store the settings name: Redis through Sentinel, Redis at a URL, or the
-    SQLite file.  Raises StoreError if it cannot be reached or opened."""
+    """The store the settings name: Redis through Sentinel, Redis at a URL (a node of
+    Redis Cluster), or the SQLite file.  Raises StoreError if it cannot be reached."""
+    ttl, wait = settings.game_ttl, settings.redis_wait
     if settings.redis_sentinels is not None and settings.redis_sentinel_master is not None:
         return RedisStore.from_sentinel(
             list(settings.redis_sentinels),
             settings.redis_sentinel_master,
             password=settings.redis_password,
             sentinel_password=settings.redis_sentinel_password,
-            ttl=settings.game_ttl,
+            ttl=ttl,
+            wait=wait,
         )
-    if settings.redis_url is not None and settings.redis_cluster:
-        return RedisStore(settings.redis_url, ttl=settings.game_ttl, cluster=True)
-    return open_store(settings.redis_url, settings.database, settings.game_ttl)
+    if settings.redis_url is not None:
+        return RedisStore(settings.redis_url, ttl=ttl, cluster=settings.redis_cluster, wait=wait)
+    return open_store(None, settings.database, ttl)

@@ -1,9 +1,10 @@
 """Reading one setting: a number in a range, one of a few words, a port, a host;
-each wrong value a :class:`ConfigError` naming the setting."""
+each wrong value a :class:`ConfigError` naming the setting; the SQLite file checked."""
 
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 from collections.abc import Callable, Mapping
 
@@ -68,3 +69,24 @@ def host(env: Mapping[str, str], name: str, default: str) -> str:
     if not is_host(raw):
         raise ConfigError(f"{name} must be an IP address or a host name, not {raw!r}")
     return raw
+
+
+def check_database(path: str) -> None:
+    """Refuse an SQLite file that cannot work, before anything is created: its
+    folder must exist and be writable (SQLite writes its journal there), and the
+    file, if it is there, must be a readable and writable regular file."""
+    if path == ":memory:":
+        return
+    name = "LUDO_DATABASE"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ConfigError(f"{name}: the folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(f"{name}: the folder {folder!r} is not writable")
+    if os.path.isdir(path):
+        raise ConfigError(f"{name}: {path!r} is a folder, not a file")
+    if os.path.exists(path):
+        if not os.path.isfile(path):
+            raise ConfigError(f"{name}: {path!r} is not a regular file")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise ConfigError(f"{name}: {path!r} is read-only (the bot must write to it)")

@@ -26,9 +26,9 @@ from typing import TypeVar
 
 from ..hosting import Refusal
 from ..ops.metrics import STORE_ERRORS, STORE_UP
-from ..store import Store, StoreError
+from ..store import Store, StoreError, StoreUnavailable
 from ..store.base import DamagedRecord
-from .outcome import STORE_DOWN, Outcome
+from .outcome import STORE_DOWN, STORE_UNSURE, Outcome
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -188,7 +188,8 @@ class Isolation:
 
 class Guard:
     """The game service's requests made safe: an unreachable store becomes the
-    refusal ``refuse.store_down`` (:class:`Outage` tells it), a damaged game is
+    refusal ``refuse.store_down`` (``refuse.store_unsure`` if a save was sent and
+    never answered; :class:`Outage` tells it), a damaged game is
     let go (:class:`Isolation`) and refused ``refuse.damaged``; a bug is logged
     with its traceback and refused ``refuse.busy``.  Nothing is raised."""
 
@@ -206,7 +207,8 @@ class Guard:
                 outcome = self.isolate(Damaged.of(e, channel))
         except StoreError as e:
             self.outage.failed(e)
-            return Outcome(None, refusal=Refusal(STORE_DOWN))
+            unsure = isinstance(e, StoreUnavailable) and e.unsure
+            return Outcome(None, refusal=Refusal(STORE_UNSURE if unsure else STORE_DOWN))
         except Exception:  # a bug: logged, and the asker asked to try again
             log.exception("the game service failed in %s", channel)
             return Outcome(None, refusal=Refusal("refuse.busy"))

@@ -46,6 +46,9 @@ class Outcome:
 
 #: the refusal of every request while the store cannot be reached
 STORE_DOWN = "refuse.store_down"
+#: the refusal of a request whose save was sent and never answered: it may have been
+#: done before the store stopped answering, and will not be done after
+STORE_UNSURE = "refuse.store_unsure"
 
 
 @dataclass

@@ -102,11 +102,14 @@ class StoreUnavailable(StoreError):
     ``kind`` is ``"unreachable"`` (refused, reset, the server is loading or
     read-only, the file cannot be opened) or ``"timeout"`` (no answer in
     time, the file stayed locked), as counted in
-    ``bot.ops.metrics.STORE_ERRORS``."""
+    ``bot.ops.metrics.STORE_ERRORS``.  ``unsure``: a write that was sent and whose
+    answer never came, so that whether it was done is not known yet (it may have
+    been done before Redis became unreachable; it will not be done later)."""
 
-    def __init__(self, message: str, *, kind: str = "unreachable") -> None:
+    def __init__(self, message: str, *, kind: str = "unreachable", unsure: bool = False) -> None:
         super().__init__(message)
         self.kind = kind
+        self.unsure = unsure
 
 
 class DamagedRecord(StoreError):

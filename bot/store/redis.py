@@ -79,7 +79,7 @@ class RedisStore(RedisConnection):
                 "(on Redis Cluster ids come from bot.store.buckets.new_game_id)"
             )
         now = self._clock()
-        done = self._run(
+        done = self._write(
             self._create,
             [self._game(game_id), self._chan(channel), self._due(game_id)],
             [
@@ -144,7 +144,7 @@ class RedisStore(RedisConnection):
         else:
             when = repr(float(due))
         now = self._clock()
-        done = self._run(
+        done = self._write(
             self._save,
             [self._game(game_id), self._due(game_id)],
             [
@@ -166,7 +166,7 @@ class RedisStore(RedisConnection):
         return self._save_shown_once(game_id, data, rev, _token())
 
     def _save_shown_once(self, game_id: str, data: bytes, rev: int, token: str) -> bool:
-        done = self._run(
+        done = self._write(
             self._save_shown,
             [self._game(game_id)],
             [str(int(rev)), bytes(data), repr(self._clock()), token],

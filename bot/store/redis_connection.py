@@ -16,10 +16,16 @@ import redis.exceptions
 from bot.store import redis_layout as layout
 from bot.store import redis_ops as ops
 from bot.store import redis_scripts as lua
-from bot.store.base import DEFAULT_TTL, StoreError, unavailable
+from bot.store.base import DEFAULT_TTL, StoreError, StoreUnavailable, unavailable
 from bot.store.buckets import bucket
 from bot.store.redis_kept import KeptGames
 from bot.store.redis_ops import SOCKET_TIMEOUT, redact
+from bot.store.redis_sockets import answer_lost, watch_answers
+from bot.store.redis_wait import Replication, WaitSettings, replicas_of, waited_write
+
+#: seconds a write whose answer was lost is sent again (with its token) for, until
+#: Redis answers whether it was done
+RESEND_FOR = 3.0
 
 
 class RedisConnection:
@@ -33,8 +39,9 @@ class RedisConnection:
         prefix: str = "ludo:",
         clock: Callable[[], float] = time.time,
         cluster: bool = False,
+        wait: WaitSettings | None = None,
     ) -> None:
-        self._setup(ttl, prefix, clock)
+        self._setup(ttl, prefix, clock, wait)
         self.url = redact(url)
         try:
             client = layout.open_client(url, cluster)
@@ -43,7 +50,7 @@ class RedisConnection:
         except redis.exceptions.RedisError as exc:  # the cluster client asks at once
             raise ops.translate(exc, self.url, SOCKET_TIMEOUT) from exc
         self.cluster = cluster
-        self._connect(client)
+        self._connect(client, sentinel=False)
 
     @classmethod
     def from_sentinel(
@@ -58,6 +65,7 @@ class RedisConnection:
         ttl: float = DEFAULT_TTL,
         prefix: str = "ludo:",
         clock: Callable[[], float] = time.time,
+        wait: WaitSettings | None = None,
     ) -> Self:
         """The store on the master that Redis Sentinel names ``master``: the
         sentinels at ``sentinels`` (host, port) are asked where it is, and
@@ -67,16 +75,18 @@ class RedisConnection:
         if not sentinels:
             raise StoreError("Redis Sentinel: no sentinel given")
         self = cls.__new__(cls)
-        self._setup(ttl, prefix, clock)
+        self._setup(ttl, prefix, clock, wait)
         hosts = ", ".join(f"{host}:{port}" for host, port in sentinels)
         self.url = f"master {master!r} of Sentinel {hosts}"
         client, self._sentinels = layout.sentinel_client(
             sentinels, master, password, username, sentinel_password, db
         )
-        self._connect(client)
+        self._connect(client, sentinel=True)
         return self
 
-    def _setup(self, ttl: float, prefix: str, clock: Callable[[], float]) -> None:
+    def _setup(
+        self, ttl: float, prefix: str, clock: Callable[[], float], wait: WaitSettings | None
+    ) -> None:
         if ttl <= 0:
             raise ValueError(f"ttl must be positive, not {ttl!r}")
         if "{" in prefix or "}" in prefix or "%" in prefix:
@@ -96,8 +106,13 @@ class RedisConnection:
         self._ttl_ms = max(1, round(ttl * 1000))
         self._notes: list[str] = []
         self._sentinels: list[redis.Redis] = []
+        self._wait = wait or WaitSettings()
+        #: how writes wait for replicas (decided when connected: see _connect)
+        self.replication = Replication(0, self._wait.timeout_ms, "")
+        #: Redis's clock minus ours, in ms (measured when connected)
+        self._skew_ms = 0.0
 
-    def _connect(self, client: redis.Redis) -> None:
+    def _connect(self, client: redis.Redis, *, sentinel: bool) -> None:
         #: the Redis client (shared by what keeps limits in this store's server)
         self._client = self.client = client
         reg = client.register_script
@@ -116,9 +131,24 @@ class RedisConnection:
                 client.ping()
                 if client.get(self._key("layout")) != layout.LAYOUT:
                     self._migrate_once()
+                replicas = self._wait.replicas
+                if replicas is None:  # auto: Sentinel is there for its replicas
+                    replicas = int(sentinel or self._has_replicas())
+                self.replication = Replication(replicas, self._wait.timeout_ms, self.url)
+                self._skew_ms = _skew_ms(client)
         except StoreError:
             self.close()
             raise
+
+    def _has_replicas(self) -> bool:
+        try:
+            return replicas_of(self._client, self.cluster) > 0
+        except redis.exceptions.ResponseError as exc:  # INFO or CLUSTER not allowed (an ACL)
+            self._notes.append(
+                f"cannot tell whether Redis at {self.url} has replicas ({exc}), so writes "
+                "do not wait for one; if it has, set REDIS_WAIT_REPLICAS=1"
+            )
+            return False
 
     def _migrate_once(self) -> None:
         try:
@@ -163,6 +193,60 @@ class RedisConnection:
         with self._errors():
             return script(keys=keys, args=args)
 
+    def _write(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """The answer of a write ``script`` (create, save, save_shown: each marked by
+        its token), once the replicas confirmed it or the wait timed out (see
+        :mod:`bot.store.redis_wait`).  If its answer was lost (a timeout, a reset),
+        the same script is sent again, with the same token, until Redis tells
+        whether it was done: either way it is done at most once.  Each carries the
+        time (by Redis's clock) after which it is not done, :data:`RESEND_FOR` from
+        the first: raises StoreUnavailable if none was answered by then (``unsure``
+        if one may have been done before)."""
+        deadline, pause, lost = time.monotonic() + RESEND_FOR, 0.05, False
+        args = [*args, str(round((time.time() + RESEND_FOR) * 1000 + self._skew_ms))]
+        while True:
+            watch_answers()
+            try:
+                with self._errors():
+                    answer = self._write_once(script, keys, args)
+            except StoreUnavailable as exc:
+                lost = lost or answer_lost()
+                if not lost or time.monotonic() + pause > deadline:
+                    exc.unsure = lost
+                    raise
+            else:
+                if answer == -1:  # it reached Redis after the time it was given
+                    raise unavailable(
+                        f"Redis at {self.url} did not answer within {RESEND_FOR:g} s",
+                        kind="timeout",
+                    )
+                return answer
+            time.sleep(pause)
+            pause = min(2 * pause, 0.4)
+
+    def _write_once(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        place, conn = self._place(keys[0])
+        asked = self.replication.asked(place)
+        timeout = self.replication.timeout_ms
+        answer, confirmed = waited_write(conn, script, keys, args, asked, timeout)
+        if isinstance(answer, redis.exceptions.ResponseError):  # MOVED, ASK: the slot moved
+            script(keys=keys, args=args, client=self._client)  # followed, the map renewed
+            place, conn = self._place(keys[0])
+            answer, confirmed = waited_write(conn, script, keys, args, asked, timeout)
+            if isinstance(answer, redis.exceptions.ResponseError):
+                raise answer
+        if confirmed is not None:
+            self.replication.heard(place, confirmed)
+        return answer
+
+    def _place(self, key: str) -> tuple[str, Any]:
+        """Where a write of ``key`` goes: the name of its master, and the client of
+        that master alone (one connection for the write and its WAIT)."""
+        if not self.cluster:
+            return self.url, self._client
+        node = self._client.get_node_from_key(key)  # type: ignore[attr-defined]
+        return str(node.name), node.redis_connection
+
     def close(self) -> None:
         for client in [self._client, *self._sentinels]:
             with suppress(redis.exceptions.RedisError):  # a broken connection: nothing to do
@@ -188,3 +272,11 @@ class RedisConnection:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _skew_ms(client: Any) -> float:
+    """Redis's clock minus this host's, in ms, within the round trip's length."""
+    before = time.time()
+    seconds, micros = client.time()
+    after = time.time()
+    return float(seconds * 1000 + micros / 1000 - (before + after) * 500)

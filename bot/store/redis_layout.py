@@ -31,6 +31,7 @@ from bot.store.redis_ops import (
     glob_escape,
     report_claim,
 )
+from bot.store.redis_sockets import cluster_class, guard_pool
 
 #: the value of the ``layout`` key once older key names were looked for: "2" was one
 #: hash tag for every key, "3" a hash tag per bucket
@@ -39,10 +40,15 @@ LAYOUT = b"3"
 
 def open_client(url: str, cluster: bool) -> Any:
     """A redis-py client for ``url``: Redis Cluster's (which asks the node named in
-    ``url`` for the others at once) if ``cluster``, else one server's."""
+    ``url`` for the others at once) if ``cluster``, else one server's; either way
+    with connections that close when an answer is late (:mod:`.redis_sockets`)."""
     if cluster:
-        return redis.RedisCluster.from_url(url, **client_options())
-    return redis.Redis.from_url(url, **client_options())
+        return redis.RedisCluster.from_url(
+            url, connection_class=cluster_class(url), **client_options()
+        )
+    client = redis.Redis.from_url(url, **client_options())
+    guard_pool(client.connection_pool)
+    return client
 
 
 def sentinel_client(
@@ -67,6 +73,7 @@ def sentinel_client(
     client: redis.Redis = watch.master_for(  # type: ignore[no-untyped-call,unused-ignore]
         master, password=password, username=username, db=db, **client_options()
     )
+    guard_pool(client.connection_pool)
     return client, list(watch.sentinels)
 
 

@@ -19,7 +19,18 @@ from bot.store.buckets import LUA_BUCKET
 #
 # state(k, now): what the game hash at k is at time now: 'gone' (no game,
 # or past its exp), 'bad' (a record this store cannot read) or 'ok'; and its
-# fields {rev, data, exp, channel, srev, tok, stok} ({} if k is no hash).
+# fields {rev, data, exp, channel, srev, tok, stok, toks} ({} if k is no hash).
+#
+# done(k, g, t): whether the write marked t was done already (the same script
+# sent again after its answer was lost): t is among the tokens of the last
+# writes (toks).  If so the write is told again, unchanged (HSET of
+# the same tokens), so that a WAIT after it confirms that it reached the replicas.
+# remember(k, g, t): t becomes the newest of the tokens kept (the last 8: 200
+# characters, each token 24).
+#
+# late(by): whether Redis's clock (ms) is past ``by``, the last ARGV of every write
+# script: a write that reaches Redis after the store stopped waiting for its answer
+# is not done (it answers -1), so a write the store said was not done never is.
 #
 # fix_due(k): the deadlines key, moved aside (to k .. ':damaged') if
 # something other than a sorted set took its place; 1 if it was moved.
@@ -36,7 +47,7 @@ local function num(s)
   return n
 end
 local function state(k, now)
-  local g = redis.pcall('HMGET', k, 'rev', 'data', 'exp', 'channel', 'srev', 'tok', 'stok')
+  local g = redis.pcall('HMGET', k, 'rev', 'data', 'exp', 'channel', 'srev', 'tok', 'stok', 'toks')
   if g['err'] then return 'bad', {} end
   if not g[1] and not g[2] and not g[3] then return 'gone', g end
   local e = num(g[3])
@@ -46,6 +57,24 @@ local function state(k, now)
   if not g[2] or not g[4] then return 'bad', g end
   if g[5] and not string.match(g[5], '^%d+$') then return 'bad', g end
   return 'ok', g
+end
+local function done(k, g, t)
+  local toks = g[8]
+  if type(toks) == 'string' and string.find(toks, t, 1, true) then
+    redis.call('HSET', k, 'toks', toks)
+    return true
+  end
+  return false
+end
+local function remember(k, g, t)
+  local toks = t
+  if type(g[8]) == 'string' then toks = string.sub(t .. ',' .. g[8], 1, 200) end
+  redis.call('HSET', k, 'toks', toks)
+end
+local function late(by)
+  if by == nil or by == '' then return false end
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(by)
 end
 local function fix_due(k)
   local t = redis.call('TYPE', k)['ok']
@@ -59,7 +88,7 @@ end
 )
 
 # KEYS: game key, channel key, due key
-# ARGV: data, channel, now, exp, ttl_ms, base, game_id, token, due ('' for none)
+# ARGV: data, channel, now, exp, ttl_ms, base, game_id, token, due ('' for none), by
 CREATE = (
     HELPERS
     + """
@@ -67,10 +96,11 @@ local now = tonumber(ARGV[3])
 local st, g = state(KEYS[1], now)
 if st == 'ok' then
   -- this very create, sent again after its reply was lost: it was done
-  if g[6] == ARGV[8] then return 1 end
+  if done(KEYS[1], g, ARGV[8]) then return 1 end
   return 0
 end
 if st == 'bad' then return 0 end
+if late(ARGV[#ARGV]) then return -1 end
 local bound = redis.pcall('GET', KEYS[2])
 if type(bound) == 'string' then
   local bst, bg = state(at(ARGV[6], bound) .. 'game:' .. bound, now)
@@ -86,7 +116,7 @@ end
 fix_due(KEYS[3])
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'rev', '1', 'data', ARGV[1], 'channel', ARGV[2], 'exp', ARGV[4],
-           'tok', ARGV[8])
+           'tok', ARGV[8], 'toks', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('SET', KEYS[2], ARGV[7], 'PX', ARGV[5])
 if ARGV[9] == '' then
@@ -100,17 +130,20 @@ return 1
 
 # KEYS: game key, due key
 # ARGV: rev, data, now, exp, ttl_ms, base, game_id, token,
-#       due ('keep', 'none' or the deadline), release ('1' or '0')
+#       due ('keep', 'none' or the deadline), release ('1' or '0'), by
 SAVE = (
     HELPERS
     + """
 local st, g = state(KEYS[1], tonumber(ARGV[3]))
 if st ~= 'ok' then return 0 end
--- this very save, sent again after its reply was lost: it was done
-if g[6] == ARGV[8] and tonumber(g[1]) == tonumber(ARGV[1]) + 1 then return 1 end
+-- this very save, sent again after its reply was lost: it was done, even if
+-- other saves came after it
+if done(KEYS[1], g, ARGV[8]) then return 1 end
+if late(ARGV[#ARGV]) then return -1 end
 if g[1] ~= ARGV[1] then return 0 end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'exp', ARGV[4], 'tok', ARGV[8])
+remember(KEYS[1], g, ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 local ck = at(ARGV[6], g[4]) .. 'chan:' .. g[4]
 if redis.pcall('GET', ck) == ARGV[7] then
@@ -133,7 +166,7 @@ return 1
 )
 
 # KEYS: game key
-# ARGV: rev (of the notes), data, now, token
+# ARGV: rev (of the notes), data, now, token, by
 SAVE_SHOWN = (
     HELPERS
     + """
@@ -141,10 +174,12 @@ local st, g = state(KEYS[1], tonumber(ARGV[3]))
 if st ~= 'ok' then return 0 end
 local srev = tonumber(g[5] or '0')
 -- this very write, sent again after its reply was lost: it was done
-if g[7] == ARGV[4] and srev == tonumber(ARGV[1]) + 1 then return 1 end
+if done(KEYS[1], g, ARGV[4]) then return 1 end
+if late(ARGV[#ARGV]) then return -1 end
 if srev ~= tonumber(ARGV[1]) then return 0 end
 -- HSET keeps the key's expiry: the notes do not renew the game
 redis.call('HSET', KEYS[1], 'shown', ARGV[2], 'srev', tostring(srev + 1), 'stok', ARGV[4])
+remember(KEYS[1], g, ARGV[4])
 return 1
 """
 )

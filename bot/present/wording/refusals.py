@@ -27,6 +27,10 @@ REFUSALS: dict[str, str] = {
     "refuse.only_creator_ends": "Only {host} or a moderator can end the game.",
     "refuse.busy": "The game is busy; please try again.",
     "refuse.store_down": "The games cannot be reached right now. Try again in a moment.",
+    "refuse.store_unsure": (
+        "The games stopped answering while your move was being saved. "
+        "The board will show whether it was made."
+    ),
     "refuse.bad_theme": "I do not know that theme. Choose one of {choices}.",
     "refuse.bad_language": "I do not speak that language. Choose one of {languages}.",
     "refuse.only_creator_language": "Only {host} or a moderator can change the game's language.",
