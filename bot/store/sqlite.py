@@ -29,9 +29,13 @@ transaction; without, one UPDATE.
 Every statement waits at most :data:`BUSY_TIMEOUT` for another connection's
 lock.  New files use ``auto_vacuum=INCREMENTAL`` (an older file is switched with
 one VACUUM when it is opened, if small); each purge that deleted games gives the
-freed pages back.  :meth:`SqliteStore.backup` copies the live database.  A row
-the store cannot read (a revision, expiry or deadline that is not a number, data
-not bytes) is a damaged game: see :class:`bot.store.base.DamagedRecord`."""
+freed pages back.  A call that fails (the disk full, a file that cannot be
+written) writes nothing and leaves no transaction open: the next call works as
+soon as the disk allows, with no restart; its StoreUnavailable says why, in the
+words of :mod:`bot.store.sqlite_disk`.  :meth:`SqliteStore.backup` copies the
+live database.  A row the store cannot read (a revision, expiry or deadline
+that is not a number, data not bytes) is a damaged game: see
+:class:`bot.store.base.DamagedRecord`."""
 
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 
 from bot.store import sqlite_due as due
 from bot.store import sqlite_kept as kept_ops
@@ -88,6 +92,8 @@ class SqliteStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._last_purge = float("-inf")
+        #: (when, whether pages were freed) of a purge in the open transaction
+        self._purged: tuple[float, bool] | None = None
         self._vacuum_due = False
         self._closed = False
         self._conn = connect(path)
@@ -96,53 +102,72 @@ class SqliteStore:
 
     @contextmanager
     def _use(self) -> Iterator[sqlite3.Connection]:
-        """The connection, under the lock, with sqlite errors as StoreError."""
+        """The connection, under the lock, with sqlite errors as StoreError; whatever
+        fails, no transaction is left open (so the next call works as soon as the disk
+        lets it: a full disk, a file that cannot be written, need no restart)."""
         with self._lock:
             if self._closed:
                 raise StoreError(f"SQLite store {self.path!r} is closed")
+            conn = self._conn
             try:
-                yield self._conn
+                ops.settle(conn)  # one left open by a failure that could not be undone
+                yield conn
             except sqlite3.Error as exc:
+                ops.settle(conn)
                 raise ops.translate(exc, self.path) from exc
+            except BaseException:
+                ops.settle(conn)
+                raise
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """An immediate (write-locked) transaction, committed unless it raises."""
+        """An immediate (write-locked) transaction, committed unless it raises.  A
+        COMMIT that fails (the disk full) is rolled back: nothing of it was written."""
         with self._use() as conn:
             conn.execute("BEGIN IMMEDIATE")
+            self._purged = None
             try:
                 yield conn
+                conn.execute("COMMIT")
             except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                self._purged = None
+                ops.settle(conn)
                 raise
-            conn.execute("COMMIT")
-            if self._vacuum_due:
-                self._vacuum(conn)
+            self._committed(conn)
+
+    def _committed(self, conn: sqlite3.Connection) -> None:
+        """After a commit: a purge in it counts as done, and the pages it freed are
+        given back."""
+        if self._purged is not None:
+            (self._last_purge, freed), self._purged = self._purged, None
+            self._vacuum_due = self._vacuum_due or freed
+        if self._vacuum_due:
+            self._vacuum(conn)
 
     def _vacuum(self, conn: sqlite3.Connection) -> None:
         """Give the pages freed by a purge back to the file system: move them
         to the end and cut the file (outside any transaction: executescript
         commits), then copy the log into the file and empty it (this waits up
-        to BUSY_TIMEOUT for other processes' readers).  Best effort: if
-        another connection holds the lock, the next purge does it."""
+        to BUSY_TIMEOUT for other processes' readers).  Best effort, after a
+        write that is done and must not be reported failed: if another connection
+        holds the lock, or the disk is full (moving pages writes to the log), the
+        next purge tries again."""
         self._vacuum_due = False
-        if self.path == ":memory:":
-            return
-        with suppress(sqlite3.OperationalError):
-            conn.executescript("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
+        if self.path != ":memory:":
+            ops.vacuum(conn, self.path)
 
     def _maybe_purge(self, conn: sqlite3.Connection, now: float) -> None:
         if now - self._last_purge >= PURGE_EVERY:
             self._purge(conn, now)
 
     def _purge(self, conn: sqlite3.Connection, now: float) -> int:
+        """Delete expired games and orphaned deadlines, in the caller's transaction;
+        it counts (``_last_purge``) once that transaction commits."""
         gone = conn.execute("DELETE FROM games WHERE expires <= ?", (now,)).rowcount
         conn.execute("DELETE FROM deadlines WHERE game_id NOT IN (SELECT id FROM games)")
-        self._last_purge = now
-        if conn.execute("PRAGMA freelist_count").fetchone()[0] > 0:
-            self._vacuum_due = True
-        return gone
+        freed = conn.execute("PRAGMA freelist_count").fetchone()[0] > 0
+        self._purged = (now, freed)
+        return int(gone)
 
     # -- the Store protocol ------------------------------------------------
 

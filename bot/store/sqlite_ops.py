@@ -13,6 +13,7 @@ import sqlite3
 import stat
 from typing import Any
 
+from bot.store import sqlite_disk as disk
 from bot.store.base import Keep, Shown, Stored, StoreError, damaged, failed, unavailable
 
 #: seconds a statement waits for another connection's write lock before failing
@@ -87,6 +88,8 @@ def open_failure(path: str, exc: sqlite3.Error) -> StoreError:
             " (the file, its -wal or -shm file or its directory is read-only: make them "
             "writable by the user running the bot)"
         )
+    elif (why := disk.reason(exc, path)) is not None:  # full, or limited in size
+        hint = f" ({why})"
     elif name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR")):
         hint = " (check that it and its -wal and -shm files can be created and written)"
     return StoreError(f"cannot open SQLite database {path!r}: {exc}{hint}")
@@ -101,8 +104,32 @@ def translate(exc: sqlite3.Error, path: str) -> StoreError:
             kind="timeout",
         )
     if isinstance(exc, sqlite3.OperationalError):
+        # a full disk, a read-only or lost file, an I/O error: nothing was written (the
+        # store rolls back), and the same call works once the disk is put right
+        what = disk.cause(exc, path)
+        if what is not None:
+            return unavailable(f"SQLite database {path!r} {what}")
         return unavailable(f"SQLite database {path!r} cannot be used now: {exc}")
     return failed(f"SQLite database {path!r} failed: {exc}")
+
+
+def settle(conn: sqlite3.Connection) -> None:
+    """Roll back the transaction open on ``conn``, if any (what SQLite has not undone
+    itself after a failure); a rollback that fails leaves it to the next call."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+
+
+def vacuum(conn: sqlite3.Connection, path: str) -> None:
+    """Give the free pages of the database at ``path`` back to the file system (outside
+    any transaction: executescript commits), then copy the log into the file and empty
+    it; best effort, never raises (a lock, a full disk: the next purge tries again)."""
+    try:
+        conn.executescript("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
+    except sqlite3.Error as exc:
+        settle(conn)
+        log.info("SQLite database %r: freed space not given back now: %s", path, exc)
 
 
 def is_number(value: Any) -> bool:
