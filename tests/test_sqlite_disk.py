@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from bot.service.turns import DEADLINE_LEASE
-from bot.store import SqliteStore, Stored, StoreError, StoreUnavailable
+from bot.store import Shown, SqliteStore, Stored, StoreError, StoreUnavailable
 from bot.store.sqlite import PURGE_EVERY
 from tests.helpers.disk import FullDisk, Unwritable
 from tests.helpers.service import Clock, Reply, current, service, started, step
@@ -279,6 +279,25 @@ def test_a_store_opened_on_a_full_disk_is_refused_clearly_and_opens_when_there_i
         assert restarted.load(game_id) == before  # nothing lost
         assert not step(svc, "chan", reply).refused
         intact(path)
+
+
+def test_a_transaction_a_failure_left_open_is_rolled_back_by_the_next_call(
+    tmp_path: Path,
+) -> None:
+    # SQLite undoes a failed COMMIT itself on a full disk; were one ever left open,
+    # every later write would fail ("cannot start a transaction within a transaction")
+    # and its statements would be acknowledged and never committed
+    path = tmp_path / "games.sqlite3"
+    with SqliteStore(str(path)) as store:
+        assert store.create("g", b"x", channel="c")
+        store._conn.execute("BEGIN IMMEDIATE")
+        store._conn.execute("UPDATE games SET data = x'00'")  # never committed
+        assert store.save("g", b"y", 1, due=5.0)
+        assert store.save_shown("g", b"n", 0)
+        assert not store._conn.in_transaction
+    with SqliteStore(str(path)) as reopened:
+        assert reopened.load("g") == Stored(b"y", 2, Shown(b"n", 1))
+    intact(path)
 
 
 # -- files nothing may write ---------------------------------------------------------
