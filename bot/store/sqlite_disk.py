@@ -82,10 +82,7 @@ def reason(exc: sqlite3.Error, path: str) -> str | None:
     grows = name.startswith(("SQLITE_FULL", "SQLITE_IOERR"))
     free = full(path)
     if grows and free is not None:
-        return (
-            f"the disk holding it is full ({size(free)} free): free some space there "
-            "and play resumes by itself"
-        )
+        return f"the disk holding it is full ({size(free)} free): free some space there"
     part = read_only_part(path)
     if part is not None:
         return f"{part} by the user running the bot"
@@ -109,7 +106,7 @@ def cause(exc: sqlite3.Error, path: str) -> str | None:
     said = f"[{exc}, {name}]"
     why = reason(exc, path)
     if why is not None:
-        return f"cannot be written: {why} {said}"
+        return f"cannot be written: {why}; play then resumes by itself {said}"
     if name.startswith("SQLITE_FULL"):
         return f"cannot grow though its disk has room (a disk quota?) {said}"
     if name.startswith("SQLITE_READONLY"):
