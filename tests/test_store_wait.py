@@ -90,17 +90,11 @@ def test_a_replica_that_does_not_confirm_is_one_episode_and_play_goes_on(
                 assert s.replication.status() is not None
                 assert "not confirmed by 1 replica(s) within 300 ms" in str(s.replication.status())
                 assert REPLICATED._value.get() == 0
-                quick = []
-                for rev in range(2, 12):  # within the second: they do not wait
+                for rev in range(2, 5):  # each waits, and is answered after the timeout
                     started = time.monotonic()
                     assert s.save("g", b"v", rev)
-                    quick.append(time.monotonic() - started)
-                assert max(quick) < 0.25, quick
-                assert _sample("ludo_store_unconfirmed_writes_total") >= before + 11
-                time.sleep(1.0)
-                started = time.monotonic()
-                assert s.save("g", b"v", 12)  # one a second probes, and waits
-                assert time.monotonic() - started > 0.25
+                    assert 0.25 < time.monotonic() - started < 0.9
+                assert _sample("ludo_store_unconfirmed_writes_total") == before + 4
             lines = [r.getMessage() for r in caplog.records]
             assert len(lines) == 1 and "a failover now would lose" in lines[0]
         finally:
@@ -113,7 +107,7 @@ def test_a_replica_that_does_not_confirm_is_one_episode_and_play_goes_on(
                 assert s.save_shown("g", b"n", s.load("g").shown.rev if s.load("g").shown else 0)
         assert "confirmed by the replicas again after" in caplog.records[-1].getMessage()
         assert REPLICATED._value.get() == 1
-        assert UNCONFIRMED._value.get() >= 12
+        assert UNCONFIRMED._value.get() >= 4
 
 
 def test_a_lone_redis_does_not_wait_and_the_settings_are_checked(own_redis: LocalRedis) -> None:
@@ -190,3 +184,40 @@ def test_a_failed_read_always_closes_the_connection(own_redis: LocalRedis) -> No
     conn.send_command("PING")
     assert conn.read_response() == b"PONG"
     conn.disconnect()
+
+
+def test_healthz_warns_of_unconfirmed_writes_and_stays_200(pair: tuple) -> None:
+    import asyncio
+
+    import aiohttp
+
+    from bot.app.health import store_warnings
+    from bot.app.web import start_web
+
+    master, _, replica = pair
+    with RedisStore(master.url, prefix="w4:", wait=WaitSettings(timeout_ms=100)) as s:
+        assert store_warnings(s) == {}
+        assert s.create("g", b"v", channel="c")
+        replica.pause()
+        try:
+            assert s.save("g", b"w", 1)
+        finally:
+            replica.resume()
+
+        async def ask() -> tuple[int, dict[str, object]]:
+            web = await start_web("127.0.0.1", 0, {}, warnings=lambda: store_warnings(s))
+            try:
+                async with (
+                    aiohttp.ClientSession() as http,
+                    http.get(f"http://127.0.0.1:{web.port}/healthz") as r,
+                ):
+                    return r.status, await r.json()
+            finally:
+                await web.close()
+
+        status, body = asyncio.run(ask())
+        assert status == 200 and body["status"] == "ok"
+        warned = body["warnings"]
+        assert isinstance(warned, dict)
+        assert warned["store"].startswith("writes not confirmed by 1 replica(s) within 100 ms")
+        assert master.url.split("@")[-1] not in str(body)  # never where the store is

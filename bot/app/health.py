@@ -8,6 +8,9 @@ answers, every platform is connected) and answers 200 with
 the store's kind given, ``"store_kind": "redis"`` (or ``"sqlite"``) says which
 store it is; never where it is: the store check says only ``"unreachable"``,
 ``"no answer in time"`` or ``"failing"`` (no host, port, database or password).
+What works, but less surely than it should, is told under ``"warnings"`` with the
+status still 200: ``{"store": "writes not confirmed by 1 replica(s) within 500 ms
+for 12 s"}`` (:func:`store_warnings`).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ def health_routes(
     registry: CollectorRegistry = REGISTRY,
     timeout: float = CHECK_TIMEOUT,
     store_kind: str | None = None,
+    warnings: Callable[[], Mapping[str, str]] | None = None,
 ) -> list[web.RouteDef]:
     """``GET /healthz`` (running ``checks``) and ``GET /metrics`` (``registry``);
     HEAD too, other methods 405."""
@@ -61,6 +65,8 @@ def health_routes(
         answer: dict[str, object] = {"status": "ok" if ok else "failing", "checks": results}
         if store_kind is not None:
             answer["store_kind"] = store_kind
+        if warnings is not None and (told := dict(warnings())):
+            answer["warnings"] = told  # all works, less surely than it should: still 200
         return web.Response(
             status=200 if ok else 503,
             body=(json.dumps(answer) + "\n").encode(),
@@ -75,6 +81,14 @@ def health_routes(
         return response
 
     return [web.get("/healthz", healthz), web.get("/metrics", metrics)]
+
+
+def store_warnings(store: Store) -> dict[str, str]:
+    """What ``/healthz`` warns of the store without failing: writes that the replicas
+    do not confirm (see :mod:`bot.store.redis_wait`)."""
+    replication = getattr(store, "replication", None)
+    said = replication.status() if replication is not None else None
+    return {"store": said} if said else {}
 
 
 def store_kind(store: Store) -> str:

@@ -152,6 +152,7 @@ async def start_web(
     registry: CollectorRegistry = REGISTRY,
     timeout: float = CHECK_TIMEOUT,
     store_kind: str | None = None,
+    warnings: Callable[[], Mapping[str, str]] | None = None,
     max_connections: int = MAX_CONNECTIONS,
     idle: float = IDLE_SECONDS,
 ) -> WebServer:
@@ -160,7 +161,11 @@ async def start_web(
     picks a free port (see :attr:`WebServer.port`).  Raises WebError if it
     cannot listen."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[compress])
-    app.add_routes(health_routes(checks, registry=registry, timeout=timeout, store_kind=store_kind))
+    app.add_routes(
+        health_routes(
+            checks, registry=registry, timeout=timeout, store_kind=store_kind, warnings=warnings
+        )
+    )
     app.add_routes(list(routes))
     runner = web.AppRunner(
         app,

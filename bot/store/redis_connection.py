@@ -210,6 +210,7 @@ class RedisConnection:
                 with self._errors():
                     answer = self._write_once(script, keys, args)
             except StoreUnavailable as exc:
+                self._renew_map()
                 lost = lost or answer_lost()
                 if not lost or time.monotonic() + pause > deadline:
                     exc.unsure = lost
@@ -226,7 +227,7 @@ class RedisConnection:
 
     def _write_once(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         place, conn = self._place(keys[0])
-        asked = self.replication.asked(place)
+        asked = self.replication.asked()
         timeout = self.replication.timeout_ms
         answer, confirmed = waited_write(conn, script, keys, args, asked, timeout)
         if isinstance(answer, redis.exceptions.ResponseError):  # MOVED, ASK: the slot moved
@@ -238,6 +239,13 @@ class RedisConnection:
         if confirmed is not None:
             self.replication.heard(place, confirmed)
         return answer
+
+    def _renew_map(self) -> None:
+        """On Redis Cluster, ask again which node holds which slots (a master may
+        have failed over: the writes go to its node directly)."""
+        if self.cluster:
+            with suppress(redis.exceptions.RedisError, redis.exceptions.RedisClusterException):
+                self._client.nodes_manager.initialize()  # type: ignore[attr-defined]
 
     def _place(self, key: str) -> tuple[str, Any]:
         """Where a write of ``key`` goes: the name of its master, and the client of

@@ -11,9 +11,11 @@ If they do not confirm in time (a replica down, or far behind), the write is sti
 answered, so that play goes on; that is an *episode of unconfirmed writes*: logged
 once when it begins and once when it ends, shown by ``/healthz`` and by the metrics
 ``ludo_store_replicated`` (0 during an episode) and
-``ludo_store_unconfirmed_writes_total``.  During an episode a write waits only if
-no write at that place waited in the last :data:`PROBE_EVERY` seconds: one write a
-second probes whether the replicas are back, the others do not pay the timeout.
+``ludo_store_unconfirmed_writes_total``.  During an episode every write still waits
+(the timeout, when the replica is down): the first write once the replica is back
+is confirmed again, with every write before it, and the episode ends there.  A
+write that did not wait could be lost by a failover right after the replica came
+back, while the store still believed it away.
 
 Settings (``REDIS_WAIT_REPLICAS``, ``REDIS_WAIT_TIMEOUT_MS``): see
 :class:`WaitSettings`.  On Redis Cluster each master's writes wait for its own
@@ -37,8 +39,8 @@ from bot.ops.metrics import REGISTRY
 
 log = logging.getLogger("bot.store.redis")
 
-#: seconds between two writes that wait, at one place, during an episode
-PROBE_EVERY = 1.0
+#: seconds after which a place no write went to is forgotten (with its episode)
+IDLE = 30.0
 #: the longest WAIT timeout allowed: its answer must come before the socket's
 #: timeout (1 s), or the connection would be closed under a confirmed write
 MAX_TIMEOUT_MS = 800
@@ -93,28 +95,19 @@ class Replication:
         self._lock = threading.Lock()
         #: place -> when its episode of unconfirmed writes began
         self._since: dict[str, float] = {}
-        #: place -> when a write there last waited
+        #: place -> when a write there last waited (see IDLE)
         self._waited: dict[str, float] = {}
 
-    def asked(self, place: str) -> int:
-        """How many replicas the next write at ``place`` waits for (0: it does not)."""
-        if self.replicas <= 0:
-            return 0
-        with self._lock:
-            if place not in self._since:
-                return self.replicas
-            now = self._clock()
-            if now - self._waited.get(place, -PROBE_EVERY) < PROBE_EVERY:
-                UNCONFIRMED.inc()
-                return 0
-            self._waited[place] = now
-            return self.replicas
+    def asked(self) -> int:
+        """How many replicas each write waits for (0: it does not wait)."""
+        return max(0, self.replicas)
 
     def heard(self, place: str, confirmed: int) -> None:
         """A write at ``place`` that waited was confirmed by ``confirmed`` replicas."""
         now = self._clock()
         with self._lock:
             self._waited[place] = now
+            self._forget_idle(now)
             began = self._since.get(place)
             if confirmed >= self.replicas:
                 if began is None:
@@ -144,9 +137,17 @@ class Replication:
                 max(0.0, now - began),
             )
 
+    def _forget_idle(self, now: float) -> None:
+        """Forget the places no write went to for :data:`IDLE` seconds (a master that
+        failed over, on Redis Cluster): their episode is over with them."""
+        for place in [p for p, when in self._waited.items() if now - when > IDLE]:
+            del self._waited[place]
+            self._since.pop(place, None)
+
     def status(self) -> str | None:
         """What ``/healthz`` tells of an episode going on (None: none)."""
         with self._lock:
+            self._forget_idle(self._clock())
             if not self._since:
                 return None
             began = min(self._since.values())

@@ -141,6 +141,10 @@ class TcpProxy:
     async def _shutdown(self) -> None:
         self._server.close()
         self._close_all(True)
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def _close_all(self, rst: bool) -> None:
         for link in list(self._links):
