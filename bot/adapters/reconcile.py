@@ -1,17 +1,17 @@
 """Bring a chat to the newest table view of a game, with the fewest platform calls.
 
-Each game has one table message in its chat.  What the chat shows (the
-message's id, the game revision it shows, who was on turn when it was posted)
-is kept beside the game in the store as *notes*, written with a
-compare-and-set of their own that never touches the game.  Like a controller
-driving the world toward a desired state, :func:`reconcile` compares the
-notes with the view and edits the message in place (the same person plays
-on), or posts a new one and deletes the old (the turn passed to someone
-else, the lobby became a board), or leaves the final board and posts the
-standings below it (the game ended), or does nothing (the chat shows this or
-a newer revision already).  The same loop repairs a crash
-between saving and showing, an answer that came too late, a message someone
-deleted, and two workers showing one press.
+Each game has one table message in its chat.  What the chat shows (the message's id,
+the game revision it shows, who was on turn when it was posted) is kept beside the
+game in the store as *notes*, written with a compare-and-set of their own that never
+touches the game.  Like a controller driving the world toward a desired state,
+:func:`reconcile` compares the notes with the view and edits the message in place (the
+same person plays on), or posts a new one and deletes the old (the turn passed to
+someone else, the lobby became a board), or leaves the final board and posts the
+standings below it (the game ended), or does nothing (the chat shows this or a newer
+revision already).  The same loop repairs a crash between saving and showing, an
+answer that came too late, a message someone deleted, two workers showing one press,
+and a platform refusing calls for a while: old messages are deleted only once the
+notes name the new table, and a deletion refused is tried again by the next reconcile.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 REPAIR_GRACE = 1.0
 #: how many games' latest notes a process remembers (its own writes, newer than a load)
 _CACHE = 2048
+#: the platform's errors while deleting old messages in this reconcile (raised at its end)
+_failed: ContextVar[list[BaseException] | None] = ContextVar("failed", default=None)
 
 
 @dataclass(frozen=True)
@@ -67,15 +70,8 @@ class Notes:
         """Notes from the store; anything unreadable counts as nothing shown."""
         try:
             d = json.loads(data) if data else {}
-            return cls(
-                str(d["m"]) if d.get("m") is not None else None,
-                int(d.get("r", 0)),
-                str(d["t"]) if d.get("t") is not None else None,
-                str(d["k"]) if d.get("k") is not None else None,
-                str(d["f"]) if d.get("f") is not None else None,
-                str(d["v"]) if d.get("v") is not None else None,
-                float(d.get("u", 0.0)),
-            )
+            m, t, k, f, v = (None if d.get(x) is None else str(d[x]) for x in "mtkfv")
+            return cls(m, int(d.get("r", 0)), t, k, f, v, float(d.get("u", 0.0)))
         except (ValueError, TypeError, KeyError, AttributeError):
             return cls()
 
@@ -131,17 +127,16 @@ def plan(
 ) -> Plan:
     """What to do.
 
-    The table is edited in place while the same person plays on (computers in
-    between included); when the turn passes to another person (or their time ran
-    out and it is theirs again) it is posted anew at the bottom, notifying them,
-    and the old one deleted, so exactly one board
-    of the game is on screen and it is the newest.  ``fresh`` moves the table to
-    the bottom (someone asked for the board); ``pressed`` is the message whose
-    button was pressed (deleted if it is not the table: a stale copy; never the final
-    board of a finished game).  Where the place cannot delete (``powers``), the game
-    has one message, posted once (if the place may post) and then edited into every
-    newer view, the standings too: the place's own (the message pressed), else the
-    table's.
+    The table is edited in place while the same person plays on (computers in between
+    included); when the turn passes to another person (or their time ran out and it is
+    theirs again) it is posted anew at the bottom, notifying them, and the old one
+    deleted, so exactly one board of the game is on screen and it is the newest.
+    ``fresh`` moves the table to the bottom (someone asked for the board); ``pressed``
+    is the message whose button was pressed (deleted if it is not the table: a stale
+    copy; never the final board of a finished game).  Where the place cannot delete
+    (``powers``), the game has one message, posted once (if the place may post) and
+    then edited into every newer view, the standings too: the place's own (the message
+    pressed), else the table's.
     """
     if not powers.delete and (notes.msg or not powers.send):
         # one message for the whole game: the place's own (a press's), else the table's
@@ -209,6 +204,8 @@ class Reconciler:
         self._latest: OrderedDict[str, Shown] = OrderedDict()
         #: messages this process deleted lately (a late press of one needs no delete)
         self._deleted: OrderedDict[str, None] = OrderedDict()  # "channel message"
+        #: messages to delete that the platform did not answer about, by channel
+        self._leftovers: dict[str, dict[str, None]] = {}
 
     async def reconcile(
         self,
@@ -240,11 +237,19 @@ class Reconciler:
             if refused and view.rev > Notes.from_bytes(shown.data if shown else None).rev:
                 await asyncio.sleep(self.grace)  # another worker may be showing it now
                 shown = await self._read(view.game_id, shown)
-            if refused:
-                view = view.quiet()
-            return await self._reconcile(
-                view, self._newest(view.game_id, shown), screen, fresh, pressed
-            )
+            view = view.quiet() if refused else view
+            errors: list[BaseException] = []
+            token = _failed.set(errors)
+            try:
+                for old in list(self._leftovers.pop(view.channel, {})):
+                    await self._remove(screen, view.channel, old)  # a deletion refused before
+                shown = self._newest(view.game_id, shown)
+                done = await self._reconcile(view, shown, screen, fresh, pressed)
+            finally:
+                _failed.reset(token)
+            if errors:
+                raise errors[0]  # what is left is tried again by the next reconcile here
+            return done
 
     async def _read(self, game_id: str, shown: Shown | None) -> Shown | None:
         """The notes as the store has them now (``shown`` if it cannot say)."""
@@ -281,11 +286,8 @@ class Reconciler:
         elif (todo.edit is not None or todo.post) and powers.send:
             msg = await screen.post(view)
             posted = msg is not None
-        for old in todo.remove:
-            if old == msg or (msg is None and old == notes.msg):
-                continue  # nothing replaced the table: it stays, to be pressed again
-            await self._remove(screen, view.channel, old)
-        if msg is None:
+        if msg is None:  # nothing replaced the table: it stays, to be pressed again
+            await self._removes(screen, view.channel, todo.remove, (notes.msg,))
             return False
         kind = "picture" if view.picture else "text"
         turn = view.turn.id if view.turn else None
@@ -295,6 +297,7 @@ class Reconciler:
             data = mine.to_bytes()
             if await asyncio.to_thread(self.service.note_shown, view.game_id, data, srev):
                 self._remember(view.game_id, Shown(data, srev + 1))
+                await self._removes(screen, view.channel, todo.remove, (msg,))
                 return True
             # another worker showed this game meanwhile
             theirs_shown = await asyncio.to_thread(self.service.shown, view.game_id)
@@ -306,6 +309,7 @@ class Reconciler:
                     # theirs is the table: ours is a duplicate
                     await self._remove(screen, view.channel, msg)
                 self._remember(view.game_id, theirs_shown)
+                await self._removes(screen, view.channel, todo.remove, (msg, theirs.msg))
                 return False
             if theirs.msg and theirs.msg != msg:
                 await self._remove(screen, view.channel, theirs.msg)
@@ -313,14 +317,32 @@ class Reconciler:
         log.warning("could not note what the chat shows of game %s", view.game_id)
         return False
 
+    async def _removes(
+        self, screen: Screen, channel: str, remove: tuple[str, ...], keep: tuple[str | None, ...]
+    ) -> None:
+        """Delete the messages ``remove`` but those to ``keep`` (once the notes are written)."""
+        for old in remove:
+            if old not in keep:
+                await self._remove(screen, channel, old)
+
     async def _remove(self, screen: Screen, channel: str, msg: str) -> None:
-        """Delete an old board; if the chat will not let us, at least its buttons go."""
+        """Delete an old board; if the chat will not let us, at least its buttons go.  If
+        the platform does not answer, the next reconcile of the channel tries again."""
         key = f"{channel} {msg}"
         if key in self._deleted:
             return
-        if not await screen.remove(msg):
-            await screen.retire(msg)
+        try:
+            if not await screen.remove(msg):
+                await screen.retire(msg)
+                return
+        except Exception as e:
+            self._leftovers.setdefault(channel, {})[msg] = None
+            errors = _failed.get()
+            if errors is None:
+                raise
+            errors.append(e)
             return
+        self._leftovers.get(channel, {}).pop(msg, None)
         self._deleted[key] = None
         while len(self._deleted) > _CACHE:
             self._deleted.popitem(last=False)

@@ -85,3 +85,18 @@ WEB_LIMITED = Counter(
     ["what"],
     registry=REGISTRY,
 )
+#: calls a chat platform refused for a while (429 Too Many Requests, or a 5xx), by status
+#: (the bot waits as the platform asks, or backs off, and tries again)
+PLATFORM_REFUSED = Counter(
+    "ludo_platform_refused",
+    "Calls a chat platform answered with 429 or a 5xx",
+    ["platform", "status"],
+    registry=REGISTRY,
+)
+#: whether the bot backs off a platform that refuses its calls now (1) or not (0)
+PLATFORM_BACKING_OFF = Gauge(
+    "ludo_platform_backing_off",
+    "Whether the bot is backing off a chat platform that answers 429 or a 5xx",
+    ["platform"],
+    registry=REGISTRY,
+)

@@ -38,18 +38,19 @@ from ...service.outcome import Outcome
 from ...service.tournaments import tournaments_of
 from ..drawing import Drawing
 from ..faults import AdapterError, FaultLog, Handling, handling, settle, store_down
-from ..reconcile import Notes, Reconciler
+from ..reconcile import Notes
 from . import places
 from .after import AfterGame
 from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
 from .connection import UNANSWERED, account
 from .gateway import Gateway
-from .screen import ChannelScreen, InteractionScreen, clean, toast_of
+from .retries import Tables
+from .screen import ChannelScreen, InteractionScreen, clean
 from .tours import DiscordTours
 from .translator import asker_language as language
 from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
-from .words import board_in_words, pieces_to_move, rules_in_words
+from .words import board_in_words, pieces_to_move, rules_in_words, toast_of
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +74,13 @@ class DiscordAdapter:
         self.image_size = image_size
         point_to(settings)
         self.client = LudoClient(self, settings)
-        self.reconciler = Reconciler(service)
         #: the connection's life; the error that ended it for good (see :meth:`failed`)
         self.gateway = Gateway(self.client)
         self.fatal = self.gateway.fatal
         self.faults = FaultLog(log, UNANSWERED)
+        #: the tables brought into their channels (again once Discord answers: .retries)
+        self.tables = Tables(self.client, service, self.client.storm, self.faults, self._shown)
+        self.reconciler = self.tables.reconciler
         #: replays drawn in a pool of their own (shared by a process's adapters)
         self.drawing = drawing if drawing is not None else Drawing()
         #: rematch, stats, the leaderboard, forgetting, the replay and the record
@@ -106,6 +109,7 @@ class DiscordAdapter:
         """Let the interactions being handled finish (a little while; hardly at all while
         Discord does not answer), then disconnect."""
         await self.gateway.stop(self.quiet)
+        await self.tables.close()
         await self.expiry.close()
 
     async def quiet(self) -> None:
@@ -328,21 +332,14 @@ class DiscordAdapter:
         fresh: bool = False,
         pressed: str | None = None,
     ) -> None:
-        try:
-            shown = await self.reconciler.reconcile(
-                view,
-                outcome.shown,
-                screen,
-                fresh=fresh,
-                pressed=pressed,
-                refused=outcome.refusal is not None,
-            )
-            if shown and view.picture == "standings" and screen.powers.send:
-                self.after.replay_soon(view.game)  # played to the end: the whole game again
-            await self.tours.news(outcome.game)  # a tournament's next table, its word
-        except Exception as e:
-            # the game is saved; the next press or look shows it
-            self.faults.note(e, f"could not show game {view.game_id} in {view.channel}")
+        await self.tables.show(view, outcome, screen, fresh=fresh, pressed=pressed)
+
+    async def _shown(
+        self, view: TableView, outcome: Outcome, put_up: bool, screen: ChannelScreen
+    ) -> None:
+        if put_up and view.picture == "standings" and screen.powers.send:
+            self.after.replay_soon(view.game)  # played to the end: the whole game again
+        await self.tours.news(outcome.game)  # a tournament's next table, its word
 
     @contextlib.asynccontextmanager
     async def _handling(self, interaction: discord.Interaction[Any]) -> AsyncIterator[Handling]:

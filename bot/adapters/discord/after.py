@@ -44,6 +44,7 @@ from ..drawing import Busy, Drawing
 from ..faults import Handling
 from .screen import CONTENT_LIMIT, NO_MENTIONS, clean, describe, quietly
 from .translator import asker_language as language
+from .weather import transient
 from .where import (
     GUILD_PREFIX,
     PLATFORM,
@@ -86,8 +87,8 @@ class Answer:
             return
         try:
             await self.interaction.response.defer(ephemeral=not public, thinking=True)
-        except discord.HTTPException as e:
-            log.info("a command could not be deferred: %s", e)
+        except discord.HTTPException as e:  # Discord refusing for a while: said once (.weather)
+            log.log(_level(e), "a command could not be deferred: %s", e)
         else:
             self.deferred = public
 
@@ -121,7 +122,7 @@ class Answer:
                 await quietly(self.interaction.delete_original_response(), "un-deferring")
             await self.interaction.followup.send(**kwargs)
         except discord.HTTPException as e:
-            log.info("a command's answer was refused: %s", e)
+            log.log(_level(e), "a command's answer was refused: %s", e)
 
     async def refuse(self, refusal: Refusal | Text) -> None:
         """Tell the asker alone why nothing was done."""
@@ -179,7 +180,8 @@ class AfterGame:
                 content=text[:CONTENT_LIMIT], file=file, allowed_mentions=NO_MENTIONS
             )
         except Exception as e:  # no permission, the bot stopping: the chat goes without
-            log.warning("the replay of game %s was not posted: %s", game.id, e)
+            level = logging.DEBUG if transient(e) else logging.WARNING
+            log.log(level, "the replay of game %s was not posted: %s", game.id, e)
 
     async def animation(
         self, game: Game, lang: str, asker: str | None = None
@@ -326,3 +328,8 @@ async def answering(frame: Frame, interaction: discord.Interaction[Any]) -> Asyn
         yield answer
         if answer.refused:
             handling.result = "refused"
+
+
+def _level(error: BaseException) -> int:
+    """A refusal's log level: Discord refusing for a while is said once, by its storm."""
+    return logging.DEBUG if transient(error) else logging.INFO

@@ -20,14 +20,17 @@ from discord import app_commands
 
 from ...present import Text, say
 from ..reach import Reach
+from ..storm import Storm
 from .activity import BOARD_TEMPLATE, BoardButton
 from .commands import LudoCommands
-from .connection import connected, rate_limit_trace
+from .connection import connected
 from .handlers import Handlers, PressButton, handlers_of
 from .limited import Entrance, Limiter
+from .nonces import Nonces
 from .tour_command import TOUR_TEMPLATE, TourButton, tournament
 from .translator import LudoTranslator, asker_language
 from .wake import WAKE_TEMPLATE, WakeButton
+from .weather import answers_trace
 
 log = logging.getLogger(__name__)
 
@@ -91,12 +94,17 @@ class LudoClient(discord.AutoShardedClient):
             sharding["shard_count"] = settings.shard_count
         if settings.shard_ids:
             sharding["shard_ids"] = list(settings.shard_ids)
+        #: Discord refusing calls (429, 5xx): how long to wait, and the log lines
+        storm = Storm("Discord", log)
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
-            http_trace=rate_limit_trace(),
+            http_trace=answers_trace(storm),
             **sharding,
         )
+        self.storm = storm
+        #: the nonces of tables posted in doubt (see :mod:`.nonces`)
+        self.nonces = Nonces()
         self.adapter = adapter
         self.settings = settings
         #: whether Discord answers (an outage: a warning when it begins, one when it ends)

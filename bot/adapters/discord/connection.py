@@ -1,19 +1,18 @@
 """The connection to Discord as operators see it: the errors that end it for good, in
-one line saying what to fix, what is counted of it (rate limits hit, connected), and
-its outages: discord.py reconnects on its own, and would log a traceback each time;
-:class:`ReconnectFilter` makes that one warning when it begins and one when it ends
-(:class:`~bot.adapters.reach.Reach`)."""
+one line saying what to fix, whether it is connected (the rate limits it hits:
+:mod:`.weather`), and its outages: discord.py reconnects on its own, and would log a
+traceback each time; :class:`ReconnectFilter` makes that one warning when it begins
+and one when it ends (:class:`~bot.adapters.reach.Reach`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from types import SimpleNamespace
 
 import aiohttp
 import discord
 
-from ...ops.metrics import PLATFORM_UP, RATE_LIMITED
+from ...ops.metrics import PLATFORM_UP
 from ..faults import AdapterError, one_line
 from ..reach import Reach
 
@@ -48,21 +47,6 @@ def fatal_error(error: BaseException | None) -> AdapterError:
     if error is None:
         return AdapterError("the connection to Discord ended")
     return AdapterError(one_line(f"the connection to Discord ended: {error}") or "?")
-
-
-async def _counted(
-    session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
-) -> None:
-    if params.response.status == 429:
-        RATE_LIMITED.labels(PLATFORM).inc()
-
-
-def rate_limit_trace() -> aiohttp.TraceConfig:
-    """Watches discord.py's REST calls (its ``http_trace``): every 429 (Discord telling the
-    bot to slow down, which discord.py then waits out) is counted in ``RATE_LIMITED``."""
-    trace = aiohttp.TraceConfig()
-    trace.on_request_end.append(_counted)
-    return trace
 
 
 async def check_token(token: str) -> None:

@@ -16,6 +16,7 @@ from ..faults import AdapterError, Fatal
 from ..reach import within
 from .client import LudoClient
 from .connection import ReconnectFilter, connected, fatal_error
+from .weather import RateLimitFilter
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,7 @@ class Gateway:
     def __init__(self, client: LudoClient) -> None:
         self.client = client
         self.reconnects = ReconnectFilter(client.reach)
+        self.rate_limits = RateLimitFilter()
         self._task: asyncio.Task[None] | None = None
         self._working = 0
         self._idle = asyncio.Event()
@@ -52,6 +54,7 @@ class Gateway:
             await self.client.close()
             raise AdapterError(f"cannot reach Discord: {e}") from None
         self.reconnects.install()  # discord.py's reconnections: a warning an outage
+        self.rate_limits.install()  # and its 429s: the client's storm says them
         self._task = asyncio.create_task(self.client.connect())
         ready = asyncio.create_task(self.client.wait_until_ready())
         done, _ = await asyncio.wait(
@@ -94,7 +97,9 @@ class Gateway:
         if self._task is not None:  # closing anyway: a wait to reconnect is cut short
             await within(self._task, grace, "ending the gateway connection", log)
         connected(False)
+        self.client.storm.stopping()  # a storm going on, said once
         self.reconnects.remove()
+        self.rate_limits.remove()
 
     @contextlib.asynccontextmanager
     async def busy(self) -> AsyncIterator[None]:

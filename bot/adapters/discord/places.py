@@ -25,6 +25,7 @@ from ...service.game import GameService
 from ..reconcile import Notes, Powers
 from .screen import InteractionScreen, activity_of, fields
 from .wake import WakeButton
+from .weather import transient
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +176,8 @@ async def edit_through(webhook: discord.Webhook, msg: str, kwargs: dict[str, Any
     try:
         await webhook.edit_message(int(msg), **kwargs)
     except discord.HTTPException as e:
-        log.info("a table reached by interactions only was not edited: %s", e.status)
+        level = logging.DEBUG if transient(e) else logging.INFO  # a storm: said once
+        log.log(level, "a table reached by interactions only was not edited: %s", e.status)
         return False
     return True
 

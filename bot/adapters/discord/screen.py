@@ -22,11 +22,13 @@ from typing import Any
 import discord
 
 from ...present import Button, TableView, Text, say
-from ...present.alt import alt_text
 from ..reconcile import CHAT, Powers
 from .activity import ROWS, board_button
 from .client import GameButton, LudoClient
+from .nonces import Nonces, post_once
+from .picture import alt_of, colour
 from .tour_command import TOUR_TEMPLATE, TourButton
+from .weather import transient
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +36,6 @@ log = logging.getLogger(__name__)
 EMBED_LIMIT = 4000
 #: and 2000 in a message's content
 CONTENT_LIMIT = 2000
-#: and 1024 in an attachment's description (its alt text)
-DESCRIPTION_LIMIT = 1024
-COLOURS = {"red": 0xD62D2D, "green": 0x229640, "yellow": 0xF0BA14, "blue": 0x2468D6}
 _STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger}
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -86,24 +85,6 @@ def button_rows(rows: Sequence[Sequence[Button]], lang: str) -> discord.ui.View:
     return out
 
 
-def alt_of(view: TableView) -> str:
-    """The picture of ``view`` in words, for screen readers (the attachment's description):
-    the board as it stands, or for the standings, that they are the final ones and how
-    the game ended."""
-    limit = DESCRIPTION_LIMIT
-    if view.picture != "standings":
-        return alt_text(view.game, view.lang, limit)
-    title = say(Text("pic.final"), lang=view.lang)
-    return f"{title}.\n{alt_text(view.game, view.lang, limit - len(title) - 2)}"
-
-
-def _colour(view: TableView) -> int | None:
-    for t in reversed(view.lines):
-        if t.key.startswith("turn.") and t.params.get("colour") in COLOURS:
-            return COLOURS[t.params["colour"]]
-    return None
-
-
 def fields(view: TableView, *, edit: bool = False, activity: bool = False) -> dict[str, Any]:
     """The view as message fields: a mention, an embed with the picture, the buttons.
 
@@ -114,7 +95,7 @@ def fields(view: TableView, *, edit: bool = False, activity: bool = False) -> di
     never ping anyone).
     """
     out: dict[str, Any] = {}
-    embed = discord.Embed(description=describe(view.lines, lang=view.lang), colour=_colour(view))
+    embed = discord.Embed(description=describe(view.lines, lang=view.lang), colour=colour(view))
     image = view.image
     if image is not None:
         name = f"{view.picture}.png"
@@ -150,12 +131,15 @@ def fields(view: TableView, *, edit: bool = False, activity: bool = False) -> di
     return out
 
 
-async def quietly(call: Awaitable[Any], what: str) -> bool:
-    """A call whose failure (the message gone, no permission) changes nothing for anyone."""
+async def quietly(call: Awaitable[Any], what: str, *, again: bool = False) -> bool:
+    """A call whose failure (the message gone, no permission) changes nothing for anyone;
+    ``again``: Discord refusing it for a while raises (the call is to be tried again)."""
     try:
         await call
     except discord.HTTPException as e:
-        log.info("%s failed: %s", what, e)
+        if again and transient(e):
+            raise
+        log.log(logging.DEBUG if transient(e) else logging.INFO, "%s failed: %s", what, e)
         return False
     return True
 
@@ -188,21 +172,29 @@ class ChannelScreen:
             log.info("message %s is gone: posting a new one", msg)
             return False
         except discord.HTTPException as e:
+            if transient(e):
+                raise  # Discord refusing for a while: tried again later (.retries)
             log.warning("cannot edit message %s in %s: %s", msg, self.channel_id, e)
             return False
         return True
 
     async def post(self, view: TableView) -> str | None:
+        """Post ``view``, once even if Discord's answer was lost (see :mod:`.nonces`)."""
         channel = self.client.get_partial_messageable(self.channel_id)
+        nonces = self.client.nonces if isinstance(self.client, LudoClient) else Nonces()
+        kwargs = fields(view, activity=self.activity)
         try:
-            sent = await channel.send(**fields(view, activity=self.activity))
+            refresh = lambda sent: self.edit(str(sent.id), view)  # noqa: E731
+            sent = await post_once(nonces, channel, view.game_id, kwargs, refresh)
         except discord.HTTPException as e:
+            if transient(e):
+                raise
             log.warning("cannot post in %s: %s", self.channel_id, e)
             return None
         return str(sent.id)
 
     async def retire(self, msg: str) -> None:
-        await quietly(self._message(msg).edit(view=None), f"retiring message {msg}")
+        await quietly(self._message(msg).edit(view=None), f"retiring message {msg}", again=True)
 
     async def say(self, text: str) -> None:
         """A plain message in the channel, not a table (a damaged game's channel freed)."""
@@ -216,6 +208,8 @@ class ChannelScreen:
         except discord.NotFound:
             return True  # gone already
         except discord.HTTPException as e:
+            if transient(e):
+                raise
             log.info("removing message %s failed: %s", msg, e)
             return False
         return True
@@ -264,7 +258,8 @@ class InteractionScreen(ChannelScreen):
 
     def _refused(self, e: discord.HTTPException, then: str) -> None:
         self._gone = True
-        log.info("an interaction could not be answered (%s): %s", e, then)
+        level = logging.DEBUG if transient(e) else logging.INFO  # a storm: said once (.weather)
+        log.log(level, "an interaction could not be answered (%s): %s", e, then)
 
     async def defer(self) -> None:
         """Take more time to answer: a press silently (type 6), a command with a private
@@ -349,11 +344,3 @@ class InteractionScreen(ChannelScreen):
     async def conclude(self) -> None:
         """Answer the interaction if nothing did: a press silently (type 6)."""
         await self._acknowledge()
-
-
-def toast_of(view: TableView, lang: str) -> str:
-    """What a command did, for the asker alone in their ``lang``: the view's toast
-    ("You rolled 5."), else its caption."""
-    if view.toast:
-        return " ".join(say(t, clean, lang) for t in view.toast)[:CONTENT_LIMIT]
-    return describe(view.lines, CONTENT_LIMIT, lang)

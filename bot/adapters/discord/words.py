@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from ...present import Text, refusal_text, rules_lines, say, table_view
+from ...present import TableView, Text, refusal_text, rules_lines, say, table_view
 from ...present.alt import alt_lines
 from ...present.view import move_label
 from ...service.game import GameService
@@ -71,3 +71,11 @@ async def pieces_to_move(
         for m in moves
     ]
     return [c for c in choices if not current or str(c.value).startswith(current)][:25]
+
+
+def toast_of(view: TableView, lang: str) -> str:
+    """What a command did, for the asker alone in their ``lang``: the view's toast
+    ("You rolled 5."), else its caption."""
+    if view.toast:
+        return " ".join(say(t, clean, lang) for t in view.toast)[:CONTENT_LIMIT]
+    return describe(view.lines, CONTENT_LIMIT, lang)

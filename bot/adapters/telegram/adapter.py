@@ -25,6 +25,7 @@ from telegram.ext import (
     ContextTypes,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -114,7 +115,15 @@ class TelegramAdapter:
         #: every chat's tables and messages, through its outbox: a handler returns at once
         board = BoardButton(self.app.bot, miniapp) if miniapp is not None else None
         self.tables = Tables(
-            self.app.bot, service, self.pacer, image_size, self._finished, board, pictures
+            self.app.bot,
+            service,
+            self.pacer,
+            image_size,
+            self._finished,
+            board,
+            pictures,
+            storm=self.watch.storm,
+            doubts=self.watch.doubts,
         )
         self.outboxes = self.tables.outboxes
         if media_chat is not None:
@@ -153,6 +162,8 @@ class TelegramAdapter:
         guests = filters.UpdateType.GUEST_MESSAGE
         self.app.add_handler(MessageHandler(guests, guarded(self.inline.on_guest, *guards)))
         self.app.add_error_handler(self.on_error)
+        # first, every message an update tells of (see .doubts)
+        self.app.add_handler(TypeHandler(Update, self._saw), group=-1)
 
     # -- running ----------------------------------------------------------
 
@@ -201,6 +212,7 @@ class TelegramAdapter:
         if self.app.running:
             await within(self.app.stop(), grace, "stopping the handlers", log)
         await self.outboxes.close(0.0 if down else DRAIN, give_up=self.watch.unanswered)
+        self.watch.storm.stopping()  # a storm going on, said once
         await within(self.notices.close(delete=not down), grace, "deleting notices", log)
         await within(self.app.shutdown(), grace, "closing the connections", log)
 
@@ -317,6 +329,11 @@ class TelegramAdapter:
         if isinstance(result, Outcome):
             settle(result)
         return result
+
+    async def _saw(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is not None:
+            self.watch.doubts.saw(message.chat.id, message.message_id)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update: %s", context.error, exc_info=context.error)

@@ -16,6 +16,7 @@ from telegram.ext import ContextTypes
 from ...present import Text
 from ..faults import FaultLog, handling
 from .updates import PLATFORM
+from .weather import transient
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,9 @@ def guarded(
                     await handler(update, context)
             except TelegramError as e:
                 press.failed(e)
-                log.warning("could not answer an update in %s: Telegram: %s", where, e)
+                # Telegram refusing for a while: its storm says so, once
+                level = logging.DEBUG if transient(e) else logging.WARNING
+                log.log(level, "could not answer an update in %s: Telegram: %s", where, e)
             except Exception as e:
                 press.failed(e)
                 faults.note(e, f"could not handle an update in {where}")

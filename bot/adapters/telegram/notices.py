@@ -23,6 +23,7 @@ from .outbox import Outboxes, Turn
 from .screen import TEXT_LIMIT, caption
 from .units import fit_html, shorten
 from .updates import language
+from .weather import transient
 
 log = logging.getLogger(__name__)
 
@@ -125,5 +126,9 @@ async def toast(query: Any, text: str | None) -> None:
         text = shorten(text, TOAST_LIMIT)
     try:
         await query.answer(text)
-    except TelegramError as e:
-        log.info("a button press could not be answered (%s)", e)
+    except TelegramError as e:  # Telegram refusing for a while: its storm says so, once
+        log.log(
+            logging.DEBUG if transient(e) else logging.INFO,
+            "a button press could not be answered (%s)",
+            e,
+        )

@@ -11,23 +11,33 @@ most :data:`JOBS` other messages; under a flood the surplus is dropped (an
 identical message already waiting absorbs a new one).  Tables go first.
 
 Deleting a message is not counted by Telegram and never waits.
+
+While Telegram refuses a chat's calls (429 Too Many Requests, a 5xx) or does not
+answer, the chat's sender waits as Telegram asks (a 429's ``retry_after``) or backs
+off (see :mod:`bot.adapters.storm`), and then shows the newest table: a table that
+could not be shown stays in the outbox, and newer views of its game replace it there.
+Another message is tried again only if Telegram surely did not send it (a 429 to its
+first call); else it is given up, as under a flood.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from telegram.error import NetworkError
+from telegram.error import NetworkError, RetryAfter
 
 from ...ops.metrics import OUTBOX_DROPPED, PACED
 from ...present import TableView
 from ...store import Shown
 from ...store.pace import PaceKey, Pacer
 from ..faults import FaultLog
+from ..storm import Storm
+from .weather import retry_after, transient
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +87,10 @@ class Outbox:
     tables: dict[str, Pending] = field(default_factory=dict)
     jobs: deque[tuple[str | None, Job]] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None
+    #: tries Telegram refused in a row (the backoff grows with them), and the time
+    #: (``time.monotonic``) before which the chat's next call waits
+    tries: int = 0
+    until: float = 0.0
 
     def empty(self) -> bool:
         return not self.tables and not self.jobs
@@ -115,8 +129,11 @@ class Turns:
         self.pace = pace
         self.chat = chat
         self.paid = True
+        #: the counted calls begun
+        self.calls = 0
 
     async def __call__(self) -> None:
+        self.calls += 1
         if self.paid:
             self.paid = False
             return
@@ -126,9 +143,16 @@ class Turns:
 class Outboxes:
     """The outboxes of every chat, and their senders."""
 
-    def __init__(self, pace: Pace, show: Callable[[Pending, Turn], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        pace: Pace,
+        show: Callable[[Pending, Turn], Awaitable[None]],
+        storm: Storm | None = None,
+    ) -> None:
         self.pace = pace
         self._show = show
+        #: Telegram refusing calls: how long to wait, and the log lines
+        self.storm = storm if storm is not None else Storm("Telegram", log)
         self._boxes: dict[PaceKey, Outbox] = {}
         self._idle = asyncio.Event()
         self._idle.set()
@@ -173,6 +197,9 @@ class Outboxes:
     async def _drain(self, chat: PaceKey, box: Outbox) -> None:
         try:
             while not box.empty():
+                wait = box.until - time.monotonic()
+                if wait > 0:  # Telegram refused the chat's last call: as it asked, or backing off
+                    await asyncio.sleep(wait)
                 await self.pace.take(chat)
                 await self._next(chat, box, Turns(self.pace, chat))
         finally:
@@ -182,21 +209,45 @@ class Outboxes:
             if not any(b.task for b in self._boxes.values()):
                 self._idle.set()
 
-    async def _next(self, chat: PaceKey, box: Outbox, turn: Turn) -> None:
+    async def _next(self, chat: PaceKey, box: Outbox, turn: Turns) -> None:
         """Send the chat's next table (tables first), or its next other message."""
         if box.tables:
             key = next(iter(box.tables))
+            pending = box.tables.pop(key)
             try:
-                await self._show(box.tables.pop(key), turn)
+                await self._show(pending, turn)
             except Exception as e:
-                # the game is saved; the next press or look shows it
-                self.faults.note(e, f"could not show game {key}")
+                if not self._later(chat, box, e):  # the game is saved: a press or look shows it
+                    self.faults.note(e, f"could not show game {key}")
+                    return
+                newer = box.tables.pop(key, None)  # shown after the wait, with any newer view
+                box.tables[key] = pending.then(newer) if newer is not None else pending
+                return
         else:
-            _, job = box.jobs.popleft()
+            name, job = box.jobs.popleft()
             try:
                 await job(turn)
             except Exception as e:
-                self.faults.note(e, f"could not send in chat {chat}")
+                # sent again only if it surely was not: a 429 to its first call
+                if isinstance(e, RetryAfter) and turn.calls <= 1 and self._later(chat, box, e):
+                    box.jobs.appendleft((name, job))
+                elif transient(e):
+                    log.debug("chat %s: a message given up, Telegram refusing: %s", chat, e)
+                else:
+                    self.faults.note(e, f"could not send in chat {chat}")
+                return
+        box.tries = 0
+
+    def _later(self, chat: PaceKey, box: Outbox, error: BaseException) -> bool:
+        """Whether ``error`` is Telegram refusing for a while; if so the chat waits (as it
+        asked, or a backoff that grows with each refusal in a row)."""
+        if not transient(error):
+            return False
+        wait = self.storm.wait(box.tries, retry_after(error))
+        box.tries += 1
+        box.until = time.monotonic() + wait
+        log.debug("chat %s: Telegram refused (%s), trying again in %.1f s", chat, error, wait)
+        return True
 
     async def quiet(self) -> None:
         """Wait until every outbox is empty."""

@@ -8,14 +8,16 @@ from typing import Any
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from ...hosting import User
 from ...present import TableView, Text, say
 from ..reconcile import CHAT, Powers
 from .board_button import BoardButton
+from .doubts import Doubts
 from .outbox import Turn
 from .units import fit_html, units
+from .weather import transient
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +92,12 @@ class TelegramScreen:
     powers: Powers = CHAT
 
     def __init__(
-        self, bot: Bot, channel: str, turn: Turn | None = None, board: BoardButton | None = None
+        self,
+        bot: Bot,
+        channel: str,
+        turn: Turn | None = None,
+        board: BoardButton | None = None,
+        doubts: Doubts | None = None,
     ) -> None:
         self.bot = bot
         self.channel = channel
@@ -99,6 +106,8 @@ class TelegramScreen:
         self.turn = turn
         #: the tables' "Open the board" button (None: no Mini App)
         self.board = board
+        #: the tables sent in doubt (a 5xx hid whether they arrived; None: not kept)
+        self.doubts = doubts
 
     def _keyboard(self, view: TableView) -> InlineKeyboardMarkup | None:
         last = self.board.row(view, self.chat_id) if self.board is not None else None
@@ -145,6 +154,15 @@ class TelegramScreen:
         return True
 
     async def post(self, view: TableView) -> str | None:
+        """Post ``view``; a table of the game sent in doubt before is looked for first,
+        and if it is there, edited into ``view`` instead (see :mod:`.doubts`)."""
+        doubts, game = self.doubts, view.game_id
+        if doubts is not None and doubts.pending(self.chat_id, game):
+            found = await doubts.find(self.bot, self.chat_id, game, self._turn)
+            if found is not None and await self.edit(str(found), view):
+                return str(found)
+        floor = doubts.floor(self.chat_id) if doubts is not None else None
+        markup = self._keyboard(view)
         await self._turn()
         try:
             if view.image is not None:
@@ -153,7 +171,7 @@ class TelegramScreen:
                     view.image,
                     caption=self._caption(view),
                     parse_mode=ParseMode.HTML,
-                    reply_markup=self._keyboard(view),
+                    reply_markup=markup,
                     message_thread_id=self.thread,
                 )
             else:
@@ -161,12 +179,18 @@ class TelegramScreen:
                     self.chat_id,
                     self._caption(view),
                     parse_mode=ParseMode.HTML,
-                    reply_markup=self._keyboard(view),
+                    reply_markup=markup,
                     message_thread_id=self.thread,
                 )
         except (Forbidden, BadRequest) as e:
             log.warning("cannot post in %s: %s", self.channel, e)
             return None
+        except TelegramError as e:
+            if doubts is not None and transient(e) and not isinstance(e, RetryAfter):
+                doubts.doubt(self.chat_id, game, floor, markup)  # it may be there all the same
+            raise
+        if doubts is not None:
+            doubts.saw(self.chat_id, sent.message_id)
         return str(sent.message_id)
 
     async def retire(self, msg: str) -> None:

@@ -14,7 +14,9 @@ from ...service.game import GameService
 from ...service.outcome import Outcome
 from ...store.pace import MemoryPacer, PaceKey, Pacer
 from ..reconcile import Reconciler, Screen
+from ..storm import Storm
 from .board_button import BoardButton
+from .doubts import Doubts
 from .inline import pace_key
 from .inline_screen import INLINE, InlineScreen, Pictures
 from .outbox import Outboxes, Pace, Pending, Turn
@@ -42,16 +44,22 @@ class Tables:
         finished: Callable[[Game], None],
         board: BoardButton | None = None,
         pictures: Pictures | None = None,
+        *,
+        storm: Storm | None = None,
+        doubts: Doubts | None = None,
     ) -> None:
         """``board``: the tables' "Open the board" button (None: no Mini App);
-        ``pictures``: how an inline table's pictures reach Telegram (None: in words)."""
+        ``pictures``: how an inline table's pictures reach Telegram (None: in words);
+        ``storm``: Telegram refusing calls (how long to wait, and the log lines);
+        ``doubts``: the tables sent in doubt (see :mod:`.doubts`)."""
         self.bot = bot
         self.board = board
         self.pictures = pictures
         self.image_size = image_size
         self.reconciler = Reconciler(service)
+        self.doubts = doubts if doubts is not None else Doubts()
         threaded = not isinstance(pacer, MemoryPacer)  # a shared pacer asks the store
-        self.outboxes = Outboxes(Pace(pacer, threaded), self._show)
+        self.outboxes = Outboxes(Pace(pacer, threaded), self._show, storm)
         self.finished = finished
 
     def show(
@@ -128,7 +136,7 @@ class Tables:
         """The place of ``channel``, as the reconciler drives it."""
         if channel.startswith(INLINE):
             return InlineScreen(self.bot, channel, turn, self.board, self.pictures)
-        return TelegramScreen(self.bot, channel, turn, self.board)
+        return TelegramScreen(self.bot, channel, turn, self.board, self.doubts)
 
     async def _show(self, pending: Pending, turn: Turn) -> None:
         """A table's turn in its chat: what the chat shows read again, then reconciled."""

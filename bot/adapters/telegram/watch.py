@@ -3,7 +3,10 @@
 python-telegram-bot's HTTP client (:class:`WatchedRequest`, one for the bot's calls
 and one for ``getUpdates``) tells a :class:`Watch` the status of every answer:
 429 (Telegram telling the bot to slow down, waited out by the rate limiter or
-the polling loop) is counted in ``RATE_LIMITED``; a token Telegram no longer
+the polling loop) is counted in ``RATE_LIMITED``; a 429 or a 5xx is told to the
+adapter's :class:`~bot.adapters.storm.Storm` (one log line when Telegram begins
+refusing calls, one when it answers again), and the message ids of what the bot
+sent to :class:`~.doubts.Doubts`; a token Telegram no longer
 takes (401, or 404 to ``getUpdates``) ends the adapter for good (its
 :class:`~bot.adapters.faults.Fatal`); and the bot counts as connected while
 ``getUpdates`` is answered.  While it is not (Telegram unreachable, or refusing
@@ -15,6 +18,7 @@ one when it ends (:class:`~bot.adapters.reach.Reach`), no traceback per retry
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -29,7 +33,10 @@ from telegram.request import BaseRequest, HTTPXRequest, RequestData
 from ...ops.metrics import PLATFORM_UP, RATE_LIMITED
 from ..faults import AdapterError, Fatal
 from ..reach import Reach
+from ..storm import Storm, refusal
+from .doubts import Doubts
 from .updates import PLATFORM
+from .weather import quiet_refusals
 
 log = logging.getLogger("bot.adapters.telegram")
 
@@ -69,14 +76,23 @@ def connected(up: bool) -> None:
     PLATFORM_UP.labels(PLATFORM).set(1 if up else 0)
 
 
+#: what ``seen`` is told of a call: its method, its chat (if any) and the answer's body
+Said = tuple[str, object, bytes]
+#: the methods whose answer is a message the bot sent
+SENDING = ("send", "copyMessage", "forwardMessage")
+
+
 class WatchedRequest(HTTPXRequest):
     """python-telegram-bot's HTTP client, telling ``seen`` the status of every answer
-    (None: no answer, the network failed, and why), and when the call began."""
+    (None: no answer, the network failed, and why), when the call began, and what it
+    was (:data:`Said`)."""
 
     __slots__ = ("_seen",)
 
     def __init__(
-        self, seen: Callable[[int | None, NetworkError | None, float], None], **kwargs: Any
+        self,
+        seen: Callable[[int | None, NetworkError | None, float, Said | None], None],
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self._seen = seen
@@ -92,6 +108,8 @@ class WatchedRequest(HTTPXRequest):
         pool_timeout: Any = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         began = time.monotonic()
+        params = request_data.parameters if request_data is not None else {}
+        said = url.rsplit("/", 1)[-1], params.get("chat_id"), b""
         try:
             code, payload = await super().do_request(
                 url,
@@ -103,9 +121,9 @@ class WatchedRequest(HTTPXRequest):
                 pool_timeout=pool_timeout,
             )
         except NetworkError as e:
-            self._seen(None, e, began)
+            self._seen(None, e, began, said)
             raise
-        self._seen(code, None, began)
+        self._seen(code, None, began, (said[0], said[1], payload))
         return code, payload
 
 
@@ -120,6 +138,11 @@ class Watch:
         self.reach = Reach("Telegram", log)
         #: set while the last call of any kind got no answer (the bot's calls too)
         self.unanswered = asyncio.Event()
+        #: Telegram refusing calls (429, 5xx): one warning when it begins, one when it ends
+        self.storm = Storm("Telegram", log)
+        #: the highest message id known in each chat, and the tables sent in doubt
+        self.doubts = Doubts()
+        self._polled: int | None = 200
 
     def application(
         self, token: str, api_url: str | None, overall_rate: float, max_retries: int
@@ -140,6 +163,7 @@ class Watch:
             AIORateLimiter(overall_max_rate=overall_rate, group_max_rate=0, max_retries=max_retries)
         )
         quiet_polling()
+        quiet_refusals()
         return builder.build()
 
     def request(self, *, polling: bool) -> WatchedRequest:
@@ -155,11 +179,16 @@ class Watch:
         status: int | None,
         error: NetworkError | None = None,
         began: float | None = None,
+        said: Said | None = None,
     ) -> None:
-        """A call begun at ``began`` (``time.monotonic``) was answered with ``status``
-        (None: not at all, because of ``error``)."""
+        """A call begun at ``began`` (``time.monotonic``), ``said`` (its method, chat and
+        answer), was answered with ``status`` (None: not at all, because of ``error``)."""
         if status == 429:
             RATE_LIMITED.labels(PLATFORM).inc()
+        if said is not None and status is not None:
+            self.told(status, *said)
+        if polling:
+            self._polled = status
         if status is None:
             self.unanswered.set()
         else:
@@ -176,10 +205,33 @@ class Watch:
             elif status is None:  # a timeout too, which the polling loop retries unsaid
                 self.reach.lost(error or "no answer")
 
+    def told(self, status: int, method: str, chat: object, body: bytes) -> None:
+        """Telegram answered ``method`` in ``chat`` with ``status`` and ``body``: a
+        refusal told to the storm, a message sent to the doubts."""
+        if refusal(status):
+            where = f"{method} in chat {chat}" if chat is not None else method
+            self.storm.refused(status, where, _field(body, "parameters", "retry_after"))
+        elif 200 <= status < 300:
+            self.storm.answered()
+            if method.startswith(SENDING) and isinstance(chat, int):
+                sent = _field(body, "result", "message_id")
+                if sent is not None:
+                    self.doubts.saw(chat, int(sent))
+
     def polling_failed(self, error: TelegramError) -> None:
-        """The polling loop's error callback: it will try again (see :class:`Reach`)."""
-        if self.running:
+        """The polling loop's error callback: it will try again (see :class:`Reach`); a
+        refusal (a 5xx) is the storm's to say."""
+        if self.running and not refusal(self._polled):
             self.reach.lost(error)
+
+
+def _field(body: bytes, outer: str, inner: str) -> float | None:
+    """The number ``body[outer][inner]`` of an answer's JSON (None: not there)."""
+    try:
+        value = json.loads(body)[outer][inner]
+    except (ValueError, TypeError, KeyError):
+        return None
+    return float(value) if isinstance(value, int | float) else None
 
 
 class PollingFilter(logging.Filter):

@@ -45,6 +45,10 @@ A click can arrive late (every response refused with 10062, as Discord does
 after three seconds) or reach every gateway session (two workers);
 :meth:`FakeDiscord.fail` makes chosen requests fail the way Discord fails, and
 :meth:`FakeDiscord.rate_limit` answers them 429 (discord.py waits and tries again).
+:meth:`FakeDiscord.storm` answers every request (or a route's) 429 (global or the
+route's, with ``retry_after``), 500 or 502 for a while, a 5xx maybe after doing it, and
+keeps the requests that did not wait as a 429 asked; a post's enforced nonce makes it
+safe to repeat (:mod:`~tests.fakes.discord.storms`).
 
 Places reached through interactions only (:mod:`~tests.fakes.discord.places`): a group
 DM (:meth:`FakeDiscord.group_dm`) or a server the bot is not in
@@ -105,9 +109,10 @@ from tests.fakes.discord.model import (
 from tests.fakes.discord.places import Places
 from tests.fakes.discord.rest import Rest
 from tests.fakes.discord.server import Server
+from tests.fakes.discord.storms import GRACE, NONCE_SECONDS, Storm, Storms
 
 
-class FakeDiscord(Interactions, Places, Rest, Activity, Gateway, Server):
+class FakeDiscord(Storms, Interactions, Places, Rest, Activity, Gateway, Server):
     """Discord on 127.0.0.1: start it, point the adapter at it, inject interactions."""
 
 
@@ -125,10 +130,12 @@ __all__ = [
     "EMBED_LINKS",
     "EPHEMERAL",
     "FIRST_RESPONSE",
+    "GRACE",
     "LOADING",
     "LOCALES",
     "MANAGE_MESSAGES",
     "MEMBER_PERMISSIONS",
+    "NONCE_SECONDS",
     "PRIVILEGED_INTENTS",
     "READ_MESSAGE_HISTORY",
     "SEND_MESSAGES",
@@ -145,6 +152,7 @@ __all__ = [
     "Member",
     "Message",
     "RestCall",
+    "Storm",
     "content_type",
     "png_size",
 ]

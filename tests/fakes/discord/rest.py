@@ -424,7 +424,12 @@ class Rest:
         body = call.body or {}
         if body.get("flags") and int(body["flags"]) & EPHEMERAL:
             raise form_error({"flags": "ephemeral messages only answer interactions"})
+        prior = self.nonced(cid, body)
+        if prior is not None:  # posted with this nonce lately: that message, nothing new
+            return json_response(prior.json(self.guild_id))
         msg = self._new_message(cid, body, call.files)
+        if body.get("nonce") is not None:
+            self.nonces[(cid, str(body["nonce"]))] = msg
         return json_response(msg.json(self.guild_id))
 
     async def _post_thread(self, request: web.Request) -> web.Response:

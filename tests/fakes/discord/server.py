@@ -83,6 +83,12 @@ class Server:
         self.connections: list[Connection] = []
         #: requests to refuse on purpose
         self.failures: list[Failure] = []
+        #: storms of errors, the requests made before a 429's wait, the waits, and the
+        #: messages posted with a nonce (see :mod:`tests.fakes.discord.storms`)
+        self.storms: list[Any] = []
+        self.early: list[RestCall] = []
+        self.waits: dict[str, tuple[float, float]] = {}
+        self.nonces: dict[tuple[int, str], Message] = {}
         #: close every IDENTIFY with this code (None: identify as Discord would)
         self.refuse_identify: int | None = None
         #: the privileged intents enabled for the bot in the Developer Portal
@@ -423,6 +429,9 @@ class Server:
         self.calls.append(call)
         request[CALL] = call
         try:
+            weather = await self._weather(call, request, handler)
+            if weather is not None:
+                return weather
             rule = next((f for f in self.failures if f.matches(call)), None)
             if rule is not None and rule.retry_after is not None:
                 rule.hits.append(call)
@@ -443,6 +452,18 @@ class Server:
         call.status = response.status
         await self.changed()
         return response
+
+    async def _weather(
+        self,
+        call: RestCall,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse | None:
+        """A storm's answer (see :mod:`tests.fakes.discord.storms`); None: no storm."""
+        return None
+
+    def nonced(self, channel_id: int, body: dict[str, Any]) -> Message | None:
+        return None
 
     def _bot_auth(self, request: web.Request) -> None:
         if request.headers.get("Authorization") != f"Bot {self.token}":

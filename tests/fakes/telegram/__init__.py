@@ -37,7 +37,10 @@ Faults: :meth:`FakeTelegram.fail_next` makes the next calls of a method
 answer 429 with ``retry_after``; :meth:`FakeTelegram.delay_next` holds the next
 calls of a method a while (later calls overtake them, as on a real network);
 :meth:`FakeTelegram.revoke` revokes the token (every call with it answered 401,
-the long poll waiting then too).
+the long poll waiting then too); :meth:`FakeTelegram.storm` answers every call (or a
+method's) 429 with ``retry_after``, 500 or 502 (nginx's HTML page) for a while, a 5xx
+maybe after doing the call, and keeps the calls that did not wait as a 429 asked
+(:mod:`~tests.fakes.telegram.storms`).
 
 The fake is one class, :class:`FakeTelegram`, put together from a module per concept:
 :mod:`~tests.fakes.telegram.objects` (Telegram's limits, its HTML, the objects kept),
@@ -77,9 +80,10 @@ from tests.fakes.telegram.objects import (
     utf16_len,
 )
 from tests.fakes.telegram.server import Server
+from tests.fakes.telegram.storms import GRACE, NGINX_502, Storm, Storms
 
 
-class FakeTelegram(BotApi, Inline, Chats, Server):
+class FakeTelegram(Storms, BotApi, Inline, Chats, Server):
     """The fake Bot API server; see the package docstring."""
 
 
@@ -91,9 +95,11 @@ __all__ = [
     "CALLBACK_DATA_LIMIT",
     "CAPTION_LIMIT",
     "CHANNEL_BOT",
+    "GRACE",
     "GROUP_ANONYMOUS_BOT",
     "GROUP_LIMITED",
     "HTML_TAGS",
+    "NGINX_502",
     "TEXT_LIMIT",
     "TOAST_LIMIT",
     "TOKEN",
@@ -101,6 +107,7 @@ __all__ = [
     "Call",
     "FakeMessage",
     "FakeTelegram",
+    "Storm",
     "Version",
     "free_port",
     "make_user",

@@ -82,6 +82,10 @@ class Server:
         self._ids = itertools.count(5000)
         self._next_message: dict[int, int] = {}
         self._faults: dict[str, list[ApiError]] = {}
+        #: storms of errors, the calls made before a 429's wait, the waits (.storms)
+        self.storms: list[Any] = []
+        self.early: list[Call] = []
+        self.waits: dict[Any, tuple[float, float]] = {}
         self._delays: dict[str, list[float]] = {}
         #: Telegram's limit in a group: at most this many messages or edits in any
         #: this many seconds (None: not kept); a call over it is answered 429
@@ -182,6 +186,9 @@ class Server:
         try:
             if token != self.token:
                 raise ApiError(401, "Unauthorized")
+            weather = await self._weather(method, params, files, call)
+            if weather is not None:
+                return weather
             fault = self._take_fault(method) or self._over_limit(method, params)
             if fault is not None:
                 raise fault
@@ -281,6 +288,12 @@ class Server:
     def delay_next(self, method: str, seconds: float, times: int = 1) -> None:
         """Hold the next ``times`` calls of ``method`` for ``seconds`` before they take effect."""
         self._delays.setdefault(method.lower(), []).extend([seconds] * times)
+
+    async def _weather(
+        self, method: str, params: dict[str, Any], files: dict[str, bytes], call: Call
+    ) -> web.Response | None:
+        """A storm's answer (see :mod:`tests.fakes.telegram.storms`); None: no storm."""
+        return None
 
     def _take_fault(self, method: str) -> ApiError | None:
         pending = self._faults.get(method.lower())
