@@ -27,7 +27,7 @@ import engine
 from bot.hosting import OVER, PLAYING
 from tests.fakes.discord import FakeDiscord, Storm
 from tests.helpers.discord import ANA, BEN, Harness, boards, check_one_table, is_replay
-from tests.test_platform_storms import near_the_end, operator_lines, until_logged
+from tests.helpers.storms import near_the_end, operator_lines, until_logged
 
 pytestmark = pytest.mark.discord
 

@@ -28,8 +28,8 @@ from bot.hosting import OVER, PLAYING
 from bot.store import Store
 from tests.fakes.telegram import FakeMessage, FakeTelegram, Storm
 from tests.helpers.chat_scenarios import ANA, BEN, board_of, shown_version, start_group_game
+from tests.helpers.storms import near_the_end, operator_lines, until_logged
 from tests.helpers.telegram import Bot, running
-from tests.test_platform_storms import near_the_end, operator_lines, until_logged
 
 pytestmark = [pytest.mark.telegram, pytest.mark.usefixtures("no_logged_errors")]
 

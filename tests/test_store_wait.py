@@ -16,7 +16,7 @@ import redis
 from bot.app.config import ConfigError, load_settings
 from bot.store import RedisStore, Stored
 from bot.store.redis_sockets import discarding
-from bot.store.redis_wait import REPLICATED, UNCONFIRMED, WaitSettings
+from bot.store.redis_wait import IDLE, UNCONFIRMED, Replication, WaitSettings
 from tests.helpers.local_redis import LocalRedis, redis_binary
 from tests.helpers.tcp_proxy import TcpProxy
 
@@ -70,7 +70,7 @@ def test_writes_wait_for_the_replica_and_are_on_it_when_answered(pair: tuple) ->
             assert on_replica.hget(key, "data") == f"v{rev + 1}".encode()  # there already
         assert s.save_shown("g", b"notes", 0)
         assert on_replica.hget(s._game("g"), "shown") == b"notes"
-        assert REPLICATED._value.get() == 1
+        assert _sample("ludo_store_replicated") == 1
         on_replica.close()
 
 
@@ -89,7 +89,7 @@ def test_a_replica_that_does_not_confirm_is_one_episode_and_play_goes_on(
                 assert 0.25 < time.monotonic() - started < 0.9
                 assert s.replication.status() is not None
                 assert "not confirmed by 1 replica(s) within 300 ms" in str(s.replication.status())
-                assert REPLICATED._value.get() == 0
+                assert _sample("ludo_store_replicated") == 0
                 for rev in range(2, 5):  # each waits, and is answered after the timeout
                     started = time.monotonic()
                     assert s.save("g", b"v", rev)
@@ -106,7 +106,7 @@ def test_a_replica_that_does_not_confirm_is_one_episode_and_play_goes_on(
                 time.sleep(0.3)
                 assert s.save_shown("g", b"n", s.load("g").shown.rev if s.load("g").shown else 0)
         assert "confirmed by the replicas again after" in caplog.records[-1].getMessage()
-        assert REPLICATED._value.get() == 1
+        assert _sample("ludo_store_replicated") == 1
         assert UNCONFIRMED._value.get() >= 4
 
 
@@ -221,3 +221,24 @@ def test_healthz_warns_of_unconfirmed_writes_and_stays_200(pair: tuple) -> None:
         assert isinstance(warned, dict)
         assert warned["store"].startswith("writes not confirmed by 1 replica(s) within 100 ms")
         assert master.url.split("@")[-1] not in str(body)  # never where the store is
+
+
+def test_the_gauge_tells_the_episodes_of_the_open_stores_only() -> None:
+    now = [100.0]
+    quiet = Replication(1, 500, "redis://a", clock=lambda: now[0])
+    failing = Replication(1, 500, "redis://b", clock=lambda: now[0])
+    quiet.heard("a:6379", 1)
+    assert _sample("ludo_store_replicated") == 1
+    failing.heard("b:6379", 0)
+    assert _sample("ludo_store_replicated") == 0  # one open store in an episode
+    quiet.heard("a:6379", 1)
+    assert _sample("ludo_store_replicated") == 0  # the other's writes do not end it
+    failing.close()  # a store closed in its episode: it ends with it
+    assert _sample("ludo_store_replicated") == 1
+    again = Replication(1, 500, "redis://c", clock=lambda: now[0])
+    again.heard("c:6379", 0)
+    assert _sample("ludo_store_replicated") == 0
+    now[0] += IDLE + 1  # no write went there since (a master that failed over)
+    assert _sample("ludo_store_replicated") == 1
+    again.close()
+    quiet.close()

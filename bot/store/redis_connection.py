@@ -256,6 +256,7 @@ class RedisConnection:
         return str(node.name), node.redis_connection
 
     def close(self) -> None:
+        self.replication.close()
         for client in [self._client, *self._sentinels]:
             with suppress(redis.exceptions.RedisError):  # a broken connection: nothing to do
                 client.close()

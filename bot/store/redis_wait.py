@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +58,10 @@ UNCONFIRMED = Counter(
     "Writes of games answered without the replicas confirming them within the timeout",
     registry=REGISTRY,
 )
-REPLICATED.set(1)
+#: the Replication of each open store: the gauge is 0 while one of them is in an
+#: episode (a process has one store; tests open many, one after another)
+_OPEN: weakref.WeakSet[Replication] = weakref.WeakSet()
+REPLICATED.set_function(lambda: 0.0 if any(r.in_episode() for r in list(_OPEN)) else 1.0)
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class Replication:
         self._since: dict[str, float] = {}
         #: place -> when a write there last waited (see IDLE)
         self._waited: dict[str, float] = {}
+        _OPEN.add(self)
 
     def asked(self) -> int:
         """How many replicas each write waits for (0: it does not wait)."""
@@ -113,14 +118,11 @@ class Replication:
                 if began is None:
                     return
                 del self._since[place]
-                left = bool(self._since)
             else:
                 UNCONFIRMED.inc()
                 if began is not None:
                     return
                 self._since[place] = now
-                left = True
-        REPLICATED.set(0 if left else 1)
         if began is None:
             log.warning(
                 "writes to Redis at %s are not confirmed by %d replica(s) within %d ms "
@@ -136,6 +138,18 @@ class Replication:
                 place,
                 max(0.0, now - began),
             )
+
+    def in_episode(self) -> bool:
+        """Whether writes at some place are not confirmed now (see :data:`IDLE`)."""
+        with self._lock:
+            self._forget_idle(self._clock())
+            return bool(self._since)
+
+    def close(self) -> None:
+        """The store is closed: its episodes end with it."""
+        with self._lock:
+            self._since.clear()
+        _OPEN.discard(self)
 
     def _forget_idle(self, now: float) -> None:
         """Forget the places no write went to for :data:`IDLE` seconds (a master that
