@@ -28,6 +28,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from bot.store import RedisStore, StoreError
 from bot.store.buckets import new_game_id
@@ -50,6 +52,7 @@ class Node:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, replica_of: int | None = None) -> None:
+        (self.workdir / "dump.rdb").unlink(missing_ok=True)  # no stale copy to serve
         args = ["--replica-announce-ip", "127.0.0.1", "--replica-announce-port"]
         args += [str(self.proxy.port), *self.extra]
         if replica_of is not None:
@@ -61,8 +64,15 @@ class Node:
             kill_redis(self.proc)
         self.proxy.reset()
 
+    def up(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def client(self) -> redis.Redis:
-        return redis.Redis(port=self.port, socket_timeout=2, socket_connect_timeout=2)
+        """A client of the node itself, past its proxy; one try (redis-py's default
+        retries a refused connection for seconds)."""
+        return redis.Redis(
+            port=self.port, socket_timeout=2, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0)
+        )
 
     def synced(self) -> bool:
         try:
@@ -104,7 +114,7 @@ class SentinelSet:
             _until(self.nodes[1].synced, "the replica did not sync")
             for i in range(3):
                 self.sentinels.append(self._sentinel(i))
-            _until(lambda: self._known_replicas() >= 1, "the sentinels did not see the replica")
+            _until(lambda: self._seen_well(self.nodes[1]), "the sentinels did not see the replica")
         except BaseException:
             self.close()
             raise
@@ -134,10 +144,6 @@ class SentinelSet:
                     return answer
         return None
 
-    def _known_replicas(self) -> int:
-        found = self._ask("SENTINEL", "REPLICAS", self.name)
-        return len(found) if isinstance(found, list) else 0
-
     def master(self) -> Node:
         """The node the sentinels name master now."""
         found = self._ask("SENTINEL", "GET-MASTER-ADDR-BY-NAME", self.name)
@@ -160,7 +166,25 @@ class SentinelSet:
         new = self.master()
         dead.start(replica_of=new.proxy.port)
         _until(dead.synced, "the old master did not sync as a replica")
-        _until(lambda: self._known_replicas() >= 1, "the sentinels did not see the replica")
+        _until(lambda: self._seen_well(dead), "the sentinels did not see the replica well")
+
+    def _seen_well(self, replica: Node) -> bool:
+        """Whether every sentinel sees ``replica`` up, linked to its master (so that
+        each could promote it): the set is whole again, ready for the next kill."""
+        for _, port in self.sentinels:
+            with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as c:
+                found = _asks(c, "SENTINEL", "REPLICAS", self.name)
+            if not isinstance(found, list):
+                return False
+            seen = [_fields(entry) for entry in found]
+            if not any(
+                f.get("port") == str(replica.proxy.port)
+                and f.get("flags") == "slave"
+                and f.get("master-link-status") == "ok"
+                for f in seen
+            ):
+                return False
+        return True
 
     def close(self) -> None:
         for proc, _ in self.sentinels:
@@ -182,6 +206,19 @@ def _asks(client: redis.Redis, *command: str) -> object:
         return client.execute_command(*command)
     except redis.exceptions.RedisError:
         return None
+
+
+def _fields(entry: object) -> dict[str, str]:
+    """One entry of a sentinel's answer (a dict, or a flat [name, value, ...] list) as
+    a dict of strings."""
+
+    def text(x: object) -> str:
+        return x.decode() if isinstance(x, bytes) else str(x)
+
+    if isinstance(entry, dict):
+        return {text(k): text(v) for k, v in entry.items()}
+    items = [text(x) for x in entry] if isinstance(entry, list | tuple) else []
+    return dict(zip(items[::2], items[1::2], strict=False))
 
 
 @dataclass
@@ -242,7 +279,7 @@ class Players:
         rev, data = self._acked[game_id]
         if got is None or got.rev < rev or (got.rev == rev and got.data != data):
             with self._lock:
-                self.report.lost.append(f"{game_id} rev {rev} ({got!r})")
+                self.report.lost.append(f"{game_id} rev {rev} ({got!r}) at {time.monotonic():.1f}")
             self._acked[game_id] = (got.rev, got.data) if got is not None else (0, b"")
             return got.rev if got is not None else None
         return got.rev
@@ -281,9 +318,11 @@ def press_through_kills(
             time.sleep(rnd.uniform(0.3, 1.2))  # presses flow meanwhile
             killed_at = time.monotonic()
             dead = ring.kill_master(rnd.randrange(3))
-            ring.recover(dead)
             _until(lambda at=killed_at: players.first_ack(at) > 0, "play did not resume", 30)
             players.report.resumed.append(players.first_ack(killed_at) - killed_at)
+            ring.recover(dead)
+            # whole again (the replica confirms writes) before the next kill
+            _until(lambda: not store.replication.in_episode(), "writes not confirmed again", 40)
     finally:
         report = players.stop()
     return report

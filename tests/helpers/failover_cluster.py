@@ -37,6 +37,8 @@ class ClusterNode(Node):
             return str(c.execute_command("CLUSTER", "MYID").decode())
 
     def role(self) -> str:
+        if not self.up():
+            return "down"
         try:
             with self.client() as c:
                 return str(c.info("replication").get("role"))

@@ -161,6 +161,12 @@ class TcpProxy:
             writer.close()
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        # asyncio logs a connection's task that ends cancelled ("Exception in callback"),
+        # as every one does when the proxy closes: end it quietly instead
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._serve(reader, writer)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await self._open.wait()  # a partition: the connection hangs, as a SYN would
         try:
             up_reader, up_writer = await asyncio.open_connection(self.host, self.target)
