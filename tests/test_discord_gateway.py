@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -105,13 +106,31 @@ async def test_run_with_wrong_token_exits_with_one_line(fake: FakeDiscord, tmp_p
     )
     _out, err = await asyncio.wait_for(proc.communicate(), 60)
     stderr = err.decode()
-    assert proc.returncode not in (0, None), (proc.returncode, stderr)
+    assert proc.returncode == 2, (proc.returncode, stderr)  # not started again
     assert "Traceback" not in stderr, stderr
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert len(lines) == 1, f"one line expected on stderr, got:\n{stderr}"
     assert "DISCORD_TOKEN" in lines[0]
     assert fake.calls_to("GET", "/users/@me")[0].status == 401
     assert not fake.connections
+
+
+async def test_run_that_cannot_reach_discord_exits_to_be_started_again(tmp_path: Path) -> None:
+    # 75 (EX_TEMPFAIL): deploy/ludo-bot.service starts it again, as it does not on 2
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        nowhere = f"http://127.0.0.1:{closed.getsockname()[1]}/api/v10"
+    settings = environment(
+        DISCORD_TOKEN="some-token",
+        DISCORD_API_BASE=nowhere,
+        LUDO_DATABASE=str(tmp_path / "ludo.sqlite3"),
+    )
+    proc = await start_ludo_bot("run", env=settings, cwd=tmp_path)
+    _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    stderr = err.decode()
+    assert proc.returncode == 75, (proc.returncode, stderr)
+    assert stderr.startswith("ludo-bot: cannot reach Discord") and stderr.count("\n") == 1, stderr
+    assert list(tmp_path.iterdir()) == []  # checked before the database was made
 
 
 # ----------------------------------------------------------------------

@@ -229,29 +229,34 @@ async def test_telegram_unreachable_is_a_few_lines_and_sigterm_stops_at_once(
 async def test_a_start_refused_at_its_checks_leaves_no_file(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    """Telegram unreachable, the token refused, the web port taken: one line saying
-    what to fix, and no database file (nor anything else) made."""
+    """Telegram or Redis unreachable, the token refused, the web port taken: one line
+    saying what to fix, and no database file (nor anything else) made; what may well
+    work later by itself (an unreachable platform or store) exits 75, which systemd
+    starts again, the rest 2, which it does not (deploy/ludo-bot.service)."""
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
     nowhere = f"http://127.0.0.1:{free_port()}"
+    no_redis = f"redis://127.0.0.1:{free_port()}/0"
     cases = {
-        "unreachable": ({"TELEGRAM_API_URL": nowhere}, "cannot reach the Telegram Bot API"),
-        "refused": ({"TELEGRAM_TOKEN": "999:wrong"}, "Telegram refused TELEGRAM_TOKEN"),
+        "unreachable": ({"TELEGRAM_API_URL": nowhere}, "cannot reach the Telegram Bot API", 75),
+        "no redis": ({"REDIS_URL": no_redis}, "cannot reach Redis at redis://127.0.0.1:", 75),
+        "refused": ({"TELEGRAM_TOKEN": "999:wrong"}, "Telegram refused TELEGRAM_TOKEN", 2),
         "port": (
             {"LUDO_HEALTH_PORT": str(taken.getsockname()[1])},
             "cannot serve /healthz and /metrics on 127.0.0.1:",
+            2,
         ),
     }
     env = environment(TELEGRAM_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, LUDO_HEALTH_HOST="127.0.0.1")
     try:
-        for name, (settings, words) in cases.items():
+        for name, (settings, words, status) in cases.items():
             folder = tmp_path / name
             folder.mkdir()
             proc = await start_ludo_bot("run", env=env | settings, cwd=folder)
             _, err = await asyncio.wait_for(proc.communicate(), 60)
             said = err.decode()
-            assert proc.returncode == 2, said
+            assert proc.returncode == status, said
             assert said.startswith(f"ludo-bot: {words}") and said.count("\n") == 1, said
             assert list(folder.iterdir()) == [], f"{name}: {list(folder.iterdir())}"
     finally:

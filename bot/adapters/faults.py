@@ -36,7 +36,12 @@ RESULTS = {"refuse.store_down": "store_down", "refuse.damaged": "damaged"}
 
 class AdapterError(Exception):
     """A chat platform cannot be used (a token refused, intents disallowed, the platform
-    unreachable): one line for the operator, saying what to fix."""
+    unreachable): one line for the operator, saying what to fix.  ``later``: it may
+    well work later by itself (the platform could not be reached)."""
+
+    def __init__(self, message: str, *, later: bool = False) -> None:
+        super().__init__(message)
+        self.later = later
 
 
 class Fatal:

@@ -18,7 +18,7 @@ from renderer import DEFAULT_SIZE
 
 from ..players import LEVELS, HeuristicPlayer, Policy, RandomPlayer
 from .arguments import rule_options
-from .inputs import TOO_DEEP, WRONG_RECORD, CommandError, read_record, say_wrong
+from .inputs import TOO_DEEP, TRY_LATER, WRONG_RECORD, CommandError, read_record, say_wrong
 from .purge import add_forget
 from .ratings import add_ratings
 from .records import record_folder, write_records
@@ -129,14 +129,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (AdapterError, DiscordError, StoreError, WebError) as e:
         if store is not None:
             store.close()
-        raise CommandError(str(e)) from None
+        raise CommandError(str(e), status=TRY_LATER if later(e) else 2) from None
     try:
         asyncio.run(serve(settings, store))
     except (NoPlatform, AdapterError, DiscordError, StoreError, WebError) as e:
-        raise CommandError(str(e)) from None
+        raise CommandError(str(e), status=TRY_LATER if later(e) else 2) from None
     finally:
         store.close()
     return 0
+
+
+def later(error: Exception) -> bool:
+    """Whether a start that failed may well work later by itself (so that systemd starts
+    it again): a store or a platform that could not be reached, a disk with no room."""
+    from ..store import StoreUnavailable
+
+    return isinstance(error, StoreUnavailable) or getattr(error, "later", False) is True
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -309,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except CommandError as e:
         print(f"ludo-bot: {e}", file=sys.stderr)
-        return 2
+        return e.status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

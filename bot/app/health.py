@@ -7,7 +7,8 @@ answers, every platform is connected) and answers 200 with
 ``"status": "failing"`` and, for each check that failed, what is wrong.  With
 the store's kind given, ``"store_kind": "redis"`` (or ``"sqlite"``) says which
 store it is; never where it is: the store check says only ``"unreachable"``,
-``"no answer in time"`` or ``"failing"`` (no host, port, database or password).
+``"no answer in time"`` or ``"failing"`` (no host, port, database or password), or,
+when an SQLite store reads but cannot write, ``"cannot be written: the disk is full"``.
 What works, but less surely than it should, is told under ``"warnings"`` with the
 status still 200: ``{"store": "writes not confirmed by 1 replica(s) within 500 ms
 for 12 s"}`` (:func:`store_warnings`).
@@ -137,6 +138,11 @@ def store_check(store: Store, outage: Outage | None = None) -> Callable[[], bool
     if given (which logs an outage's start and end and sets ``ludo_store_reachable``),
     else straight to ``ludo_store_reachable``."""
 
+    write_trouble = getattr(store, "write_trouble", None)
+
+    def trouble() -> str | None:
+        return None if write_trouble is None else write_trouble()
+
     def check() -> bool:
         try:
             store.channel_game(PROBE_CHANNEL)
@@ -150,6 +156,8 @@ def store_check(store: Store, outage: Outage | None = None) -> Callable[[], bool
             outage.answered()
         else:
             STORE_UP.set(1)
+        if (said := trouble()) is not None:  # it reads, but cannot write (a full disk)
+            raise StoreDown(said)
         return True
 
     return check

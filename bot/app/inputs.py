@@ -13,14 +13,22 @@ from typing import Any
 
 from engine import IllegalAction, LudoError, load_record
 
+#: the exit status of a record that is wrong, and of a command line that is
+WRONG_RECORD, WRONG_ARGUMENTS = 1, 2
+#: the exit status of what may well work if tried again later (EX_TEMPFAIL): a store
+#: or a platform that cannot be reached, a disk with no room; systemd starts it again
+TRY_LATER = 75
+
 
 class CommandError(Exception):
     """An argument or a file that cannot work; ``ludo-bot`` says the message in one
-    line and exits with status 2."""
+    line and exits with ``status`` (2; :data:`TRY_LATER` for what may work later)."""
+
+    def __init__(self, message: str, *, status: int = WRONG_ARGUMENTS) -> None:
+        super().__init__(message)
+        self.status = status
 
 
-#: the exit status of a record that is wrong, and of a command line that is
-WRONG_RECORD, WRONG_ARGUMENTS = 1, 2
 #: what a record nested too deeply for the JSON reader gets
 TOO_DEEP = "record: the record is nested too deeply to be a game record"
 

@@ -43,13 +43,21 @@ class Outage:
     An outage ends when the store has answered for :attr:`settle` seconds
     without a failure in between, so a store that answers some calls and not
     others (an SQLite file locked for writing still reads) is one outage,
-    not a warning pair per press.
+    not a warning pair per press.  With ``trouble`` (the store's ``write_trouble``),
+    it does not end while that says writes still fail (a full disk: reads answer,
+    and a quiet while between presses is no end of it).
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, settle: float = 3.0) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        settle: float = 3.0,
+        trouble: Callable[[], str | None] | None = None,
+    ) -> None:
         self._clock = clock
         #: seconds the store must answer without a failure for an outage to end
         self.settle = settle
+        self._trouble = trouble
         self._lock = threading.Lock()
         #: when the outage began (None: no outage)
         self._since: float | None = None
@@ -81,6 +89,9 @@ class Outage:
         if begins:
             log.warning("the game store is unreachable: %s", error)
 
+    def _writes_fail(self) -> bool:
+        return self._trouble is not None and self._trouble() is not None
+
     def answered(self) -> None:
         """A store call was answered: the end of an outage is logged."""
         if self._last and self._since is None:  # the usual case, without the lock
@@ -92,7 +103,7 @@ class Outage:
             if self._since is not None:
                 if self._answers is None:
                     self._answers = now
-                if now - self._answers >= self.settle:
+                if now - self._answers >= self.settle and not self._writes_fail():
                     ended = self._answers - self._since
                     self._since = self._answers = None
         if not was:
@@ -194,7 +205,7 @@ class Guard:
     with its traceback and refused ``refuse.busy``.  Nothing is raised."""
 
     def __init__(self, store: Store) -> None:
-        self.outage = Outage()
+        self.outage = Outage(trouble=getattr(store, "write_trouble", None))
         self.isolation = Isolation(store)
 
     def request(self, work: Callable[[], Outcome], channel: str) -> Outcome:

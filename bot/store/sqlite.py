@@ -32,10 +32,10 @@ one VACUUM when it is opened, if small); each purge that deleted games gives the
 freed pages back.  A call that fails (the disk full, a file that cannot be
 written) writes nothing and leaves no transaction open: the next call works as
 soon as the disk allows, with no restart; its StoreUnavailable says why, in the
-words of :mod:`bot.store.sqlite_disk`.  :meth:`SqliteStore.backup` copies the
-live database.  A row the store cannot read (a revision, expiry or deadline
-that is not a number, data not bytes) is a damaged game: see
-:class:`bot.store.base.DamagedRecord`."""
+words of :mod:`bot.store.sqlite_disk`, and so does :meth:`SqliteStore.write_trouble`
+until a write works again.  :meth:`SqliteStore.backup` copies the live database.
+A row the store cannot read (a revision, expiry or deadline that is not a number,
+data not bytes) is a damaged game: see :class:`bot.store.base.DamagedRecord`."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from bot.store import sqlite_disk as disk
 from bot.store import sqlite_due as due
 from bot.store import sqlite_kept as kept_ops
 from bot.store import sqlite_ops as ops
@@ -96,6 +97,8 @@ class SqliteStore:
         self._purged: tuple[float, bool] | None = None
         self._vacuum_due = False
         self._closed = False
+        #: the last write failed for its files (True: for a reason the disk named)
+        self._unwritable: bool | None = None
         self._conn = connect(path)
 
     # -- plumbing ----------------------------------------------------------
@@ -108,21 +111,24 @@ class SqliteStore:
         with self._lock:
             if self._closed:
                 raise StoreError(f"SQLite store {self.path!r} is closed")
-            conn = self._conn
+            conn, changes = self._conn, self._conn.total_changes
             try:
                 ops.settle(conn)  # one left open by a failure that could not be undone
                 yield conn
             except sqlite3.Error as exc:
                 ops.settle(conn)
+                if disk.writing(exc):
+                    self._unwritable = disk.reason(exc, self.path) is not None
                 raise ops.translate(exc, self.path) from exc
             except BaseException:
                 ops.settle(conn)
                 raise
+            if conn.total_changes != changes:  # a write went through
+                self._unwritable = None
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """An immediate (write-locked) transaction, committed unless it raises.  A
-        COMMIT that fails (the disk full) is rolled back: nothing of it was written."""
+        """A write-locked transaction, committed unless it raises (else rolled back)."""
         with self._use() as conn:
             conn.execute("BEGIN IMMEDIATE")
             self._purged = None
@@ -145,13 +151,8 @@ class SqliteStore:
             self._vacuum(conn)
 
     def _vacuum(self, conn: sqlite3.Connection) -> None:
-        """Give the pages freed by a purge back to the file system: move them
-        to the end and cut the file (outside any transaction: executescript
-        commits), then copy the log into the file and empty it (this waits up
-        to BUSY_TIMEOUT for other processes' readers).  Best effort, after a
-        write that is done and must not be reported failed: if another connection
-        holds the lock, or the disk is full (moving pages writes to the log), the
-        next purge tries again."""
+        """Give the pages freed by a purge back to the file system (best effort, after a
+        write that is done and must not be reported failed: see :func:`ops.vacuum`)."""
         self._vacuum_due = False
         if self.path != ":memory:":
             ops.vacuum(conn, self.path)
@@ -321,6 +322,10 @@ class SqliteStore:
                 self._conn.close()
 
     # -- extras ------------------------------------------------------------
+
+    def write_trouble(self) -> str | None:
+        """Why writes fail now, for ``/healthz`` (:func:`bot.store.sqlite_disk.trouble`)."""
+        return disk.trouble(self.path, self._unwritable)
 
     def backup(self, target_path: str) -> None:
         """Copy the live database, every game with it, to the file

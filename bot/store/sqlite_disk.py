@@ -114,3 +114,30 @@ def cause(exc: sqlite3.Error, path: str) -> str | None:
     if name.startswith("SQLITE_CANTOPEN"):
         return f"cannot be used now: it or its -wal or -shm file cannot be opened {said}"
     return f"cannot be used now: check its disk and file system (dmesg) {said}"
+
+
+def writing(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` comes of writing the database's files (a full disk, a read-only
+    file, an I/O error), not of a lock or a bug."""
+    return (getattr(exc, "sqlite_errorname", "") or "").startswith(_WRITING)
+
+
+def trouble(path: str, failed: bool | None) -> str | None:
+    """What ``/healthz`` says of writing the database at ``path`` (never the path):
+    ``failed`` tells whether the last write failed (None: it did not) and whether the
+    disk named why (True).  The disk is asked again: a full disk, a read-only file or
+    a size limit that named why is over when the disk says so (the next write tells
+    for sure); a failure the disk did not explain lasts until a write works."""
+    if failed is None:
+        return None
+    now = None
+    if path != ":memory:":
+        if full(path) is not None:
+            now = "the disk is full"
+        elif read_only_part(path) is not None:
+            now = "read-only"
+        elif size_limit(path) is not None:
+            now = "a file size limit"
+    if now is None and failed:
+        return None
+    return f"cannot be written: {now or 'failing'}"

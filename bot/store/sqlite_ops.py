@@ -14,7 +14,16 @@ import stat
 from typing import Any
 
 from bot.store import sqlite_disk as disk
-from bot.store.base import Keep, Shown, Stored, StoreError, damaged, failed, unavailable
+from bot.store.base import (
+    Keep,
+    Shown,
+    Stored,
+    StoreError,
+    StoreUnavailable,
+    damaged,
+    failed,
+    unavailable,
+)
 
 #: seconds a statement waits for another connection's write lock before failing
 BUSY_TIMEOUT = 1.5
@@ -80,8 +89,13 @@ def remove_new(path: str) -> None:
 
 
 def open_failure(path: str, exc: sqlite3.Error) -> StoreError:
-    """The one-line StoreError for a database that did not open."""
+    """The one-line StoreError for a database that did not open: a StoreUnavailable if
+    only room is missing (a full disk, a size limit reached), which a later start may
+    well find."""
     name = getattr(exc, "sqlite_errorname", "")
+    room = name.startswith(("SQLITE_FULL", "SQLITE_IOERR")) and (
+        disk.full(path) is not None or disk.size_limit(path) is not None
+    )
     hint = ""
     if name.startswith("SQLITE_READONLY"):
         hint = (
@@ -92,7 +106,8 @@ def open_failure(path: str, exc: sqlite3.Error) -> StoreError:
         hint = f" ({why})"
     elif name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR")):
         hint = " (check that it and its -wal and -shm files can be created and written)"
-    return StoreError(f"cannot open SQLite database {path!r}: {exc}{hint}")
+    message = f"cannot open SQLite database {path!r}: {exc}{hint}"
+    return StoreUnavailable(message) if room else StoreError(message)
 
 
 def translate(exc: sqlite3.Error, path: str) -> StoreError:

@@ -59,7 +59,7 @@ async def check_token(token: str) -> None:
     except discord.LoginFailure:
         raise AdapterError("Discord refused DISCORD_TOKEN (improper token)") from None
     except (discord.HTTPException, aiohttp.ClientError, OSError) as e:
-        raise AdapterError(one_line(f"cannot reach Discord: {e}")) from None
+        raise AdapterError(one_line(f"cannot reach Discord: {e}"), later=True) from None
     finally:
         await http.close()
 

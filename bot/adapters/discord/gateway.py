@@ -52,7 +52,7 @@ class Gateway:
             raise AdapterError("Discord refused DISCORD_TOKEN (improper token)") from None
         except (discord.HTTPException, OSError) as e:
             await self.client.close()
-            raise AdapterError(f"cannot reach Discord: {e}") from None
+            raise AdapterError(f"cannot reach Discord: {e}", later=True) from None
         self.reconnects.install()  # discord.py's reconnections: a warning an outage
         self.rate_limits.install()  # and its 429s: the client's storm says them
         self._task = asyncio.create_task(self.client.connect())

@@ -57,7 +57,7 @@ def refused_at_start(error: InvalidToken | NetworkError) -> AdapterError:
             "Telegram refused TELEGRAM_TOKEN: check the token @BotFather gave you "
             "(and TELEGRAM_API_URL, if set)"
         )
-    return AdapterError(f"cannot reach the Telegram Bot API: {error.message}")
+    return AdapterError(f"cannot reach the Telegram Bot API: {error.message}", later=True)
 
 
 async def check_token(token: str, api_url: str | None) -> None:
