@@ -69,6 +69,12 @@ def main() -> int:
             f"play resumed after    min {resumed[0]:.1f} s, median {mid:.1f} s, "
             f"max {resumed[-1]:.1f} s"
         )
+    if report.whole:
+        whole = sorted(report.whole)
+        print(
+            f"whole again after     min {whole[0]:.1f} s, median {whole[len(whole) // 2]:.1f} s, "
+            f"max {whole[-1]:.1f} s (the old master a synced replica, writes confirmed)"
+        )
     print(f"took                  {time.monotonic() - started:.0f} s")
     return 0
 

@@ -229,6 +229,9 @@ class Report:
     refused: int = 0
     lost: list[str] = field(default_factory=list)
     resumed: list[float] = field(default_factory=list)
+    #: seconds from each kill until the set was whole again (the dead node back as a
+    #: replica, writes confirmed)
+    whole: list[float] = field(default_factory=list)
 
 
 class Players:
@@ -323,6 +326,7 @@ def press_through_kills(
             ring.recover(dead)
             # whole again (the replica confirms writes) before the next kill
             _until(lambda: not store.replication.in_episode(), "writes not confirmed again", 40)
+            players.report.whole.append(time.monotonic() - killed_at)
     finally:
         report = players.stop()
     return report
