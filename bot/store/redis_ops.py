@@ -158,21 +158,32 @@ def report_claim(due_key: str, bad: list[Any], moved: bool) -> None:
         )
 
 
+#: redis-py's picture of a client inside a message (Sentinel's "No master found for
+#: 'ludo' : <redis.client.Redis(<redis.connection.ConnectionPool(...)>)> - ...")
+_CLIENT_REPR = re.compile(r"\s*:?\s*<redis\.[\w.]+\(.*\)>(\s*-\s*)?")
+
+
+def told(exc: BaseException) -> str:
+    """What ``exc`` says, for an operator: without redis-py's pictures of clients."""
+    return _CLIENT_REPR.sub(": ", str(exc)).rstrip(": ")
+
+
 def translate(exc: redis.exceptions.RedisError, where: str, timeout: float) -> StoreError:
     """The StoreError to raise for ``exc`` from the Redis at ``where``, counted."""
+    said = told(exc)
     if isinstance(exc, redis.exceptions.AuthenticationError):
-        return failed(f"Redis at {where} refused to log in: {exc}")
+        return failed(f"Redis at {where} refused to log in: {said}")
     if isinstance(exc, redis.exceptions.TimeoutError):
         return unavailable(
-            f"Redis at {where} did not answer within {timeout:g} s: {exc}", kind="timeout"
+            f"Redis at {where} did not answer within {timeout:g} s: {said}", kind="timeout"
         )
     if isinstance(exc, redis.exceptions.BusyLoadingError):
-        return unavailable(f"Redis at {where} is loading its data: {exc}")
+        return unavailable(f"Redis at {where} is loading its data: {said}")
     if isinstance(exc, redis.exceptions.ConnectionError):
-        return unavailable(f"cannot reach Redis at {where}: {exc}")
-    if isinstance(exc, _BUSY) or str(exc).startswith("MISCONF"):
-        return unavailable(f"Redis at {where} cannot serve the game store now: {exc}")
-    return failed(f"Redis at {where} failed: {exc}")
+        return unavailable(f"cannot reach Redis at {where}: {said}")
+    if isinstance(exc, _BUSY) or said.startswith("MISCONF"):
+        return unavailable(f"Redis at {where} cannot serve the game store now: {said}")
+    return failed(f"Redis at {where} failed: {said}")
 
 
 # -- settings for production -------------------------------------------------------
