@@ -73,7 +73,7 @@ def main() -> int:
         whole = sorted(report.whole)
         print(
             f"whole again after     min {whole[0]:.1f} s, median {whole[len(whole) // 2]:.1f} s, "
-            f"max {whole[-1]:.1f} s (the old master a synced replica, writes confirmed)"
+            f"max {whole[-1]:.1f} s (a synced replica again, writes confirmed)"
         )
     print(f"took                  {time.monotonic() - started:.0f} s")
     return 0

@@ -161,12 +161,27 @@ class SentinelSet:
         return dead
 
     def recover(self, dead: Node) -> None:
-        """After a failover: the dead node back, as the new master's replica, synced."""
+        """After a failover: the dead node back, as the new master's replica, and the
+        set whole again (:meth:`_whole`)."""
         _until(lambda: self.master() is not dead, "no failover")
         new = self.master()
         dead.start(replica_of=new.proxy.port)
-        _until(dead.synced, "the old master did not sync as a replica")
-        _until(lambda: self._seen_well(dead), "the sentinels did not see the replica well")
+        try:
+            _until(self._whole, "the set was not whole again")
+        except AssertionError as e:
+            raise AssertionError(f"{e}: {self._views()}") from None
+
+    def _whole(self) -> bool:
+        """Whether the node the sentinels name master has the other as a synced replica
+        that every sentinel sees well, whichever is which: a sentinel that learnt of a
+        failover late may turn the new master back into a replica (it waits only
+        failover-timeout, 2 s here, for the news), and a second failover follows."""
+        try:
+            master = self.master()
+        except AssertionError:  # no answer from the sentinels yet
+            return False
+        replica = next(n for n in self.nodes if n is not master)
+        return replica.synced() and self._seen_well(replica)
 
     def _seen_well(self, replica: Node) -> bool:
         """Whether every sentinel sees ``replica`` up, linked to its master (so that
@@ -185,6 +200,22 @@ class SentinelSet:
             ):
                 return False
         return True
+
+    def _views(self) -> str:
+        """What each sentinel says of the master and its replicas (for a failure)."""
+        said = []
+        for _, port in self.sentinels:
+            with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as c:
+                master = _asks(c, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", self.name)
+                found = _asks(c, "SENTINEL", "REPLICAS", self.name)
+            keys = ("port", "flags", "master-link-status", "master-port")
+            seen = [
+                {k: f.get(k) for k in keys}
+                for f in map(_fields, found if isinstance(found, list) else [])
+            ]
+            said.append(f"sentinel {port}: master {master!r}, replicas {seen}")
+        ports = {n.proxy.port: n.port for n in self.nodes}
+        return f"nodes (proxy: port) {ports}; " + "; ".join(said)
 
     def close(self) -> None:
         for proc, _ in self.sentinels:
