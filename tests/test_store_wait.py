@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from bot.app.config import ConfigError, load_settings
-from bot.store import RedisStore, Stored
+from bot.store import RedisStore, Stored, StoreUnavailable
 from bot.store.redis_sockets import discarding
 from bot.store.redis_wait import IDLE, UNCONFIRMED, Replication, WaitSettings
 from tests.helpers.local_redis import LocalRedis, redis_binary
@@ -163,6 +163,39 @@ def test_a_redis_paused_in_the_middle_of_a_script_leaves_no_reply_behind(
             assert s.load("h") == Stored(b"h1", 1)
             assert s.load_in("c") == Stored(b"v2", 2)
             assert s.channel_game("d") == "h"
+
+
+def test_a_redis_frozen_while_a_script_is_sent_leaves_no_reply_behind(
+    own_redis: LocalRedis,
+) -> None:
+    """Redis stopped (SIGSTOP) for 1.5 s, longer than the store's 1 s timeout, with a
+    save's script sent and unanswered: the save is sent again, done once, and every call
+    after it reads its own answer."""
+    with RedisStore(own_redis.url, prefix="p2:") as s:
+        assert s.create("g", b"v1", channel="c")
+        assert s.create("h", b"h1", channel="d")
+        outcome: list[object] = []
+
+        def save() -> None:
+            try:
+                outcome.append(s.save("g", b"v2", 1))
+            except StoreUnavailable as e:
+                outcome.append(e)
+
+        own_redis.pause()
+        try:
+            saving = threading.Thread(target=save)
+            saving.start()
+            time.sleep(1.5)
+        finally:
+            own_redis.resume()
+        saving.join(10)
+        assert outcome == [True]  # answered by the copy sent again, after the resume
+        for _ in range(3):  # the late answer of the first copy is read by nobody
+            assert s.load("g") == Stored(b"v2", 2)  # applied once
+            assert s.load("h") == Stored(b"h1", 1)
+            assert s.channel_game("d") == "h"
+        assert s.save("g", b"v3", 2) and s.load("g") == Stored(b"v3", 3)
 
 
 def test_a_failed_read_always_closes_the_connection(own_redis: LocalRedis) -> None:
