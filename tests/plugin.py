@@ -76,7 +76,8 @@ Redis (``redis_url``), and every test has its own files, ports and key prefix, s
 two tests may run at once, with one exception: the browser's, whose modules carry
 ``pytest.mark.xdist_group("browser")`` so that they take turns on one worker (Chromium
 wants both cores for its timings).  ``pytest.mark.slow`` marks the end-to-end
-scenarios of many seconds: ``-m "not slow"`` is the quick run while working.
+scenarios of many seconds, which run first: ``-m "not slow"`` is the quick run while
+working.
 
 Other
 
@@ -119,6 +120,14 @@ def pytest_configure(config: pytest.Config) -> None:
             "markers",
             f"{name}: the module's tests talk to the fake {name} (``fake``: a {made.__name__})",
         )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow scenarios first, the rest in their order: the workers start on the
+    longest tests and end on short ones, rather than one of them taking a minute-long
+    scenario when the other has nothing left (the order is the same in every worker,
+    as pytest-xdist requires)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 # --------------------------------------------------------------------------
