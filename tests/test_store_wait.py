@@ -32,6 +32,15 @@ def _replica_of(exe: str, workdir: Path, master_port: int) -> LocalRedis:
     return replica
 
 
+def busy_script(seconds: float, then: int = 1) -> str:
+    """A script that keeps Redis busy for ``seconds`` (by its clock, to the
+    microsecond), then answers ``then``."""
+    return (
+        "local function now() local t = redis.call('TIME') return t[1] * 1e6 + t[2] end "
+        f"local stop = now() + {seconds * 1e6:.0f} while now() < stop do end return {then}"
+    )
+
+
 @pytest.fixture
 def pair(tmp_path: Path) -> Iterator[tuple[LocalRedis, TcpProxy, LocalRedis]]:
     """A master, a proxy in front of it (for the replica's link) and its replica."""
@@ -147,8 +156,7 @@ def test_a_redis_paused_in_the_middle_of_a_script_leaves_no_reply_behind(
         busy = threading.Thread(
             target=slow.eval,
             args=(
-                "local t = redis.call('TIME')[1] + 1.5 "
-                "while redis.call('TIME')[1] + 0 < t do end return 1",
+                busy_script(1.5),
                 0,
             ),
         )
@@ -207,7 +215,7 @@ def test_a_failed_read_always_closes_the_connection(own_redis: LocalRedis) -> No
     conn.connect()
     conn.send_command(
         "EVAL",
-        "local t = redis.call('TIME')[1] + 1 while redis.call('TIME')[1] + 0 < t do end return 7",
+        busy_script(1.0, then=7),
         0,
     )
     with pytest.raises(redis.exceptions.TimeoutError):

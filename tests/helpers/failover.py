@@ -37,7 +37,13 @@ from bot.store.redis_wait import WaitSettings
 
 if TYPE_CHECKING:
     from tests.helpers.failover_cluster import ClusterSet
-from tests.helpers.local_redis import _free_port, kill_redis, start_redis, stop_redis
+from tests.helpers.local_redis import (
+    _free_port,
+    kill_redis,
+    server_port,
+    start_redis,
+    stop_redis,
+)
 from tests.helpers.tcp_proxy import TcpProxy
 
 
@@ -46,7 +52,7 @@ class Node:
 
     def __init__(self, exe: str, workdir: Path, lag: float, extra: list[str]) -> None:
         self.exe, self.workdir, self.extra = exe, workdir, extra
-        self.port = _free_port()
+        self.port = server_port()  # free again whenever it restarts
         self.proxy = TcpProxy(self.port)
         self.proxy.replication_lag = lag
         self.proc: subprocess.Popen[bytes] | None = None

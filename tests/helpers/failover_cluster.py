@@ -15,13 +15,13 @@ from bot.store import RedisStore
 from bot.store.redis_wait import WaitSettings
 from tests.helpers.failover import Node, _until
 from tests.helpers.local_cluster import SLOTS
-from tests.helpers.local_redis import cluster_port
+from tests.helpers.local_redis import server_port
 
 
 class ClusterNode(Node):
     def __init__(self, exe: str, workdir: Path, lag: float) -> None:
         super().__init__(exe, workdir, lag, [])
-        self.port = cluster_port()
+        self.port = server_port()
         self.proxy.target = self.port
         self.extra = [
             "--cluster-enabled", "yes",

@@ -70,10 +70,14 @@ def _free_port() -> int:
 BUS_OFFSET = 10_000
 
 
-def cluster_port() -> int:
-    """A free loopback port whose cluster bus port (+10,000) is free too."""
+def server_port() -> int:
+    """A free loopback port for a redis-server of the tests, with its cluster bus port
+    (+10,000) free too, both below Linux's ephemeral range (32,768 and up), from which
+    the system hands out the local ports of outgoing connections: the port is still
+    free when the server is started again on it after a kill, where such a connection
+    could otherwise have taken it meanwhile."""
     for _ in range(200):
-        port = random.randint(20_000, 65_535 - BUS_OFFSET)
+        port = random.randint(10_000, 32_767 - BUS_OFFSET)
         try:
             for p in (port, port + BUS_OFFSET):
                 with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -81,7 +85,7 @@ def cluster_port() -> int:
         except OSError:
             continue
         return port
-    raise RuntimeError("no free port for a cluster node")
+    raise RuntimeError("no free port for a redis-server")
 
 
 def port_of(url: str) -> int:
@@ -102,8 +106,8 @@ def start_redis(
     """
     last = ""
     for _attempt in range(3 if port is None else 1):  # another process may grab a free port
-        free = cluster_port if "--cluster-enabled" in args else _free_port
-        at = free() if port is None else port
+        # still free when the server is started again on it (restart_redis)
+        at = server_port() if port is None else port
         log = workdir / f"redis-{at}.log"
         argv = [exe, "--port", str(at), "--bind", "127.0.0.1", "--dir", str(workdir)]
         argv += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
