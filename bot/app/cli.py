@@ -18,7 +18,15 @@ from renderer import DEFAULT_SIZE
 
 from ..players import LEVELS, HeuristicPlayer, Policy, RandomPlayer
 from .arguments import rule_options
-from .inputs import TOO_DEEP, TRY_LATER, WRONG_RECORD, CommandError, read_record, say_wrong
+from .inputs import (
+    TOO_DEEP,
+    TRY_LATER,
+    WRONG_ARGUMENTS,
+    WRONG_RECORD,
+    CommandError,
+    read_record,
+    say_wrong,
+)
 from .purge import add_forget
 from .ratings import add_ratings
 from .records import record_folder, write_records
@@ -129,22 +137,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (AdapterError, DiscordError, StoreError, WebError) as e:
         if store is not None:
             store.close()
-        raise CommandError(str(e), status=TRY_LATER if later(e) else 2) from None
+        raise CommandError(str(e), status=start_status(e)) from None
     try:
         asyncio.run(serve(settings, store))
     except (NoPlatform, AdapterError, DiscordError, StoreError, WebError) as e:
-        raise CommandError(str(e), status=TRY_LATER if later(e) else 2) from None
+        raise CommandError(str(e), status=start_status(e)) from None
     finally:
         store.close()
     return 0
 
 
-def later(error: Exception) -> bool:
-    """Whether a start that failed may well work later by itself (so that systemd starts
-    it again): a store or a platform that could not be reached, a disk with no room."""
+def start_status(error: Exception) -> int:
+    """The exit status of a start that failed: :data:`TRY_LATER` if it may well work
+    later by itself (a store or a platform that could not be reached, a disk with no
+    room), which systemd starts again; else 2."""
+    from ..adapters.faults import AdapterError
     from ..store import StoreUnavailable
 
-    return isinstance(error, StoreUnavailable) or getattr(error, "later", False) is True
+    if isinstance(error, StoreUnavailable) or (isinstance(error, AdapterError) and error.later):
+        return TRY_LATER
+    return WRONG_ARGUMENTS
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

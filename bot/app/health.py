@@ -138,10 +138,7 @@ def store_check(store: Store, outage: Outage | None = None) -> Callable[[], bool
     if given (which logs an outage's start and end and sets ``ludo_store_reachable``),
     else straight to ``ludo_store_reachable``."""
 
-    write_trouble = getattr(store, "write_trouble", None)
-
-    def trouble() -> str | None:
-        return None if write_trouble is None else write_trouble()
+    trouble: Callable[[], str | None] = getattr(store, "write_trouble", lambda: None)
 
     def check() -> bool:
         try:

@@ -76,9 +76,9 @@ def reason(exc: sqlite3.Error, path: str) -> str | None:
     """What the disk says of ``exc`` from the database at ``path``, and what to do, in
     a few words: it is full, something of it is read-only, the files the bot may write
     are limited in size; None if it says nothing of the kind."""
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    if path == ":memory:" or not name.startswith(_WRITING):
+    if path == ":memory:" or not writing(exc):
         return None
+    name = getattr(exc, "sqlite_errorname", "") or ""
     grows = name.startswith(("SQLITE_FULL", "SQLITE_IOERR"))
     free = full(path)
     if grows and free is not None:
@@ -100,9 +100,9 @@ def cause(exc: sqlite3.Error, path: str) -> str | None:
     in one line to follow its name ("cannot be written: the disk holding it is full
     ..."), SQLite's own words in brackets; None if ``exc`` is not about reading or
     writing its files (a lock, a bug, a file that is no database)."""
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    if not name.startswith(_WRITING):
+    if not writing(exc):
         return None
+    name = getattr(exc, "sqlite_errorname", "") or ""
     said = f"[{exc}, {name}]"
     why = reason(exc, path)
     if why is not None:

@@ -189,36 +189,33 @@ class SentinelSet:
         replica = next(n for n in self.nodes if n is not master)
         return replica.synced() and self._seen_well(replica)
 
+    def _replicas(self, port: int) -> list[dict[str, str]] | None:
+        """The replicas the sentinel on ``port`` knows (None: no answer)."""
+        with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as c:
+            found = _asks(c, "SENTINEL", "REPLICAS", self.name)
+        return [_fields(entry) for entry in found] if isinstance(found, list) else None
+
     def _seen_well(self, replica: Node) -> bool:
         """Whether every sentinel sees ``replica`` up, linked to its master (so that
         each could promote it): the set is whole again, ready for the next kill."""
         for _, port in self.sentinels:
-            with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as c:
-                found = _asks(c, "SENTINEL", "REPLICAS", self.name)
-            if not isinstance(found, list):
-                return False
-            seen = [_fields(entry) for entry in found]
             if not any(
                 f.get("port") == str(replica.proxy.port)
                 and f.get("flags") == "slave"
                 and f.get("master-link-status") == "ok"
-                for f in seen
+                for f in self._replicas(port) or []
             ):
                 return False
         return True
 
     def _views(self) -> str:
         """What each sentinel says of the master and its replicas (for a failure)."""
+        keys = ("port", "flags", "master-link-status", "master-port")
         said = []
         for _, port in self.sentinels:
             with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as c:
                 master = _asks(c, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", self.name)
-                found = _asks(c, "SENTINEL", "REPLICAS", self.name)
-            keys = ("port", "flags", "master-link-status", "master-port")
-            seen = [
-                {k: f.get(k) for k in keys}
-                for f in map(_fields, found if isinstance(found, list) else [])
-            ]
+            seen = [{k: f.get(k) for k in keys} for f in self._replicas(port) or []]
             said.append(f"sentinel {port}: master {master!r}, replicas {seen}")
         ports = {n.proxy.port: n.port for n in self.nodes}
         return f"nodes (proxy: port) {ports}; " + "; ".join(said)

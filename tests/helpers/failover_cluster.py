@@ -15,21 +15,19 @@ from bot.store import RedisStore
 from bot.store.redis_wait import WaitSettings
 from tests.helpers.failover import Node, _until
 from tests.helpers.local_cluster import SLOTS
-from tests.helpers.local_redis import server_port
+from tests.helpers.local_redis import BUS_OFFSET
 
 
 class ClusterNode(Node):
     def __init__(self, exe: str, workdir: Path, lag: float) -> None:
-        super().__init__(exe, workdir, lag, [])
-        self.port = server_port()
-        self.proxy.target = self.port
+        super().__init__(exe, workdir, lag, [])  # its port's bus port is free too
         self.extra = [
             "--cluster-enabled", "yes",
             "--cluster-config-file", str(workdir / f"nodes-{self.port}.conf"),
             "--cluster-node-timeout", "1000",
             "--cluster-announce-ip", "127.0.0.1",
             "--cluster-announce-port", str(self.proxy.port),
-            "--cluster-announce-bus-port", str(self.port + 10000),
+            "--cluster-announce-bus-port", str(self.port + BUS_OFFSET),
         ]  # fmt: skip
 
     def node_id(self) -> str:

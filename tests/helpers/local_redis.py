@@ -65,8 +65,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-#: a cluster node also listens on its port + 10,000 (the cluster bus), so its
-#: port must be at most 55,535; a free port from the system may be higher
+#: a cluster node also listens on its port + 10,000 (the cluster bus)
 BUS_OFFSET = 10_000
 
 
