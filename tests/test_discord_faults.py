@@ -509,11 +509,13 @@ async def test_presses_rate_limits_and_the_connection_are_counted(
     h: Harness, fake: FakeDiscord
 ) -> None:
     """bot.ops.metrics: presses and commands by result and their time; a 429 from Discord
-    (waited out by discord.py, the message still posted); connected while running."""
+    (waited out by discord.py, the message still posted), which is one of its invalid
+    requests too; connected while running."""
     done = sample("ludo_presses_total", platform="discord", result="done")
     refused = sample("ludo_presses_total", platform="discord", result="refused")
     timed = sample("ludo_press_seconds_count", platform="discord")
     limited = sample("ludo_platform_rate_limited_total", platform="discord")
+    invalid = sample("ludo_discord_invalid_total", caller="bot")
     await h.start(seed=33)
     assert sample("ludo_platform_connected", platform="discord") == 1
 
@@ -521,6 +523,8 @@ async def test_presses_rate_limits_and_the_connection_are_counted(
     game_id, lobby = await h.lobby(ANA)  # /ludo new: its lobby posted after a 429
     assert [c.status for c in rule.hits] == [429] and lobby.buttons()
     assert sample("ludo_platform_rate_limited_total", platform="discord") == limited + 1
+    # a 429 is one of Discord's invalid requests (10,000 in 10 minutes shut the bot out)
+    assert sample("ludo_discord_invalid_total", caller="bot") == invalid + 1
 
     await h.press(BEN, lobby, "Join", settle=game_id)
     await h.press(BEN, lobby, "Join")  # refused: already seated

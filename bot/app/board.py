@@ -8,7 +8,9 @@ from aiohttp import web
 
 from ..limits.rate import Limiter
 from ..service.game import GameService
-from ..store import RedisStore
+from ..store import RedisStore, Store
+from ..store.redis_signin import RedisBudget, RedisIssued
+from ..store.signin import CallBudget, Issued, MemoryBudget, MemoryIssued
 from ..web.auth import Keys
 from ..web.board import Board, Show
 from ..web.discord import DiscordOAuth
@@ -43,9 +45,17 @@ def make_board(
         board.discord_client_secret,
         settings.discord_token,
     )
-    if client_id is not None and secret is not None and bot_token:
-        discord = DiscordOAuth(client_id, secret, settings.discord_api_base, bot_token=bot_token)
     store = service.store
+    if client_id is not None and secret is not None and bot_token:
+        budget, issued = signin_parts(store)
+        discord = DiscordOAuth(
+            client_id,
+            secret,
+            settings.discord_api_base,
+            bot_token=bot_token,
+            budget=budget,
+            issued=issued,
+        )
     redis = store.client if isinstance(store, RedisStore) else None
     keys = board_keys(settings)
     return Board(
@@ -57,6 +67,15 @@ def make_board(
         limiter=limiter,
         show=show,
     )
+
+
+def signin_parts(store: Store) -> tuple[CallBudget, Issued]:
+    """Where the Discord sign-in keeps its budget and the tokens it issued: in Redis if
+    the games are (every worker shares them), else in this process (the SQLite mode:
+    one process)."""
+    if isinstance(store, RedisStore):
+        return RedisBudget.of(store), RedisIssued.of(store)
+    return MemoryBudget(), MemoryIssued()
 
 
 def board_routes(board: Board) -> list[web.RouteDef]:

@@ -11,7 +11,8 @@ store it is; never where it is: the store check says only ``"unreachable"``,
 when an SQLite store reads but cannot write, ``"cannot be written: the disk is full"``.
 What works, but less surely than it should, is told under ``"warnings"`` with the
 status still 200: ``{"store": "writes not confirmed by 1 replica(s) within 500 ms
-for 12 s"}`` (:func:`store_warnings`).
+for 12 s"}`` (:func:`store_warnings`), and ``{"discord": "612 requests answered 401, 403
+or 429 in the last 10 minutes..."}`` (:mod:`bot.ops.invalid`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Protocol
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
+from ..ops.invalid import warnings as discord_warnings
 from ..ops.metrics import REGISTRY, STORE_UP
 from ..store import Store, StoreError, StoreUnavailable
 from ..store.redis_ops import redact_text
@@ -90,6 +92,12 @@ def store_warnings(store: Store) -> dict[str, str]:
     replication = getattr(store, "replication", None)
     said = replication.status() if replication is not None else None
     return {"store": said} if said else {}
+
+
+def health_warnings(store: Store) -> dict[str, str]:
+    """Everything ``/healthz`` warns of without failing: the store's unconfirmed writes,
+    and Discord's invalid requests nearing its limit (:mod:`bot.ops.invalid`)."""
+    return {**store_warnings(store), **discord_warnings()}
 
 
 def store_kind(store: Store) -> str:

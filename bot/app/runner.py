@@ -21,7 +21,7 @@ from ..web.board import Board
 from ..web.pictures import PictureServer
 from .board import board_keys, board_routes, make_board, picture_links
 from .config import Settings
-from .health import health_checks, store_kind, store_warnings
+from .health import health_checks, health_warnings, store_kind
 from .web import MAX_CONNECTIONS, WebServer, check_port, start_web
 
 if TYPE_CHECKING:
@@ -269,7 +269,7 @@ async def serve(settings: Settings, store: Store, stop: asyncio.Event | None = N
                 checks,
                 routes=routes,
                 store_kind=store_kind(store),
-                warnings=lambda: store_warnings(store),
+                warnings=lambda: health_warnings(store),
                 max_connections=MAX_CONNECTIONS if board is None else BOARD_CONNECTIONS,
             )
         for adapter in adapters:

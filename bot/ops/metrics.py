@@ -78,7 +78,8 @@ STORE_UP = Gauge(
 )
 #: the live board's requests turned away by its rate limits, by what was refused:
 #: ``session`` (POST /api/session), ``socket`` (a websocket's hello), ``message`` (a
-#: socket over its own pace) and ``press`` (a press over its person's or chat's limit)
+#: socket over its own pace), ``press`` (a press over its person's or chat's limit) and
+#: ``discord`` (a sign-in while the budget of requests to Discord is spent)
 WEB_LIMITED = Counter(
     "ludo_web_limited",
     "Live board sessions, sockets and messages turned away by the rate limits",
@@ -98,5 +99,14 @@ PLATFORM_BACKING_OFF = Gauge(
     "ludo_platform_backing_off",
     "Whether the bot is backing off a chat platform that answers 429 or a 5xx",
     ["platform"],
+    registry=REGISTRY,
+)
+#: requests Discord answered 401, 403 or 429 (its "invalid requests": 10,000 in 10
+#: minutes shut the address out of the API), by who made them: ``bot`` (the tables,
+#: through discord.py) or ``web`` (the live board's sign-in)
+DISCORD_INVALID = Counter(
+    "ludo_discord_invalid",
+    "Requests Discord answered 401, 403 or 429 (its invalid requests)",
+    ["caller"],
     registry=REGISTRY,
 )

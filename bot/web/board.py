@@ -22,7 +22,14 @@ from ..service.game import GameService
 from ..service.outcome import Outcome
 from .address import client_address
 from .auth import PLAYER, SESSION_SECONDS, SPECTATOR, Keys, Refused, Session, telegram_user
-from .discord import INSTANCE, SNOWFLAKE, DiscordOAuth, DiscordRefused, DiscordUnavailable
+from .discord import (
+    INSTANCE,
+    SNOWFLAKE,
+    DiscordBusy,
+    DiscordOAuth,
+    DiscordRefused,
+    DiscordUnavailable,
+)
 from .hub import Hub
 from .words import words
 
@@ -133,12 +140,17 @@ class Board:
         return self.answer(game, self.session_of(login.user, game, lang, PLAYER))
 
     async def _discord(self, token: str, body: dict[str, Any]) -> web.Response:
+        """A session for the person an access token the bot issued is of (checked here:
+        a token it never issued is refused with no call to Discord), in the channel of
+        the Activity instance they are in (asked of Discord, under the budget)."""
         if self.discord is None:
             raise Failed("web.no_activity", 404)
         try:
-            login = await self.discord.whoami(token)
-        except DiscordRefused:
-            raise Refused("web.discord_refused") from None
+            login = await self.discord.login(token)
+        except DiscordBusy as b:
+            raise busy(b, None) from None
+        if login is None:
+            raise Refused("web.discord_refused")
         lang = login.language
         await self._admit(login.user, lang)
         channel, instance = body.get("channel"), body.get("instance")
@@ -151,6 +163,8 @@ class Board:
             inside = await self.discord.in_activity(instance, channel, login.user.id)
         except DiscordUnavailable:
             raise Failed("web.discord_unavailable", 503, lang) from None
+        except DiscordBusy as b:
+            raise busy(b, lang) from None
         if not inside:
             raise Failed("web.not_in_activity", 403, lang)
         game = await asyncio.to_thread(self.service.game_in, f"dc:{channel}")
@@ -214,6 +228,9 @@ class Board:
             token = await self.discord.exchange(code)
         except DiscordRefused:
             return error("web.discord_refused", lang, 401)
+        except DiscordBusy as b:
+            turned = busy(b, lang)
+            return error(turned.key, lang, turned.status, turned.retry)
         return web.json_response({"access_token": token})
 
 
@@ -232,6 +249,13 @@ def limited(verdict: Verdict, lang: str) -> Failed:
     """A session refused by the rate limits: 429, in ``lang``, and when to come back."""
     WEB_LIMITED.labels("session").inc()
     return Failed(limit_words(verdict), 429, lang, verdict.seconds)
+
+
+def busy(b: DiscordBusy, lang: str | None) -> Failed:
+    """A sign-in turned away while the budget of requests to Discord is spent (or
+    Discord asked to wait): 503, and when to come back."""
+    WEB_LIMITED.labels("discord").inc()
+    return Failed("web.discord_busy", 503, lang, b.seconds)
 
 
 def limit_words(verdict: Verdict) -> str:

@@ -1,15 +1,21 @@
 """The Discord Activity's sign-in: the code the Embedded App SDK's ``authorize``
 gives, exchanged for an access token with the application's client secret
-(``POST /oauth2/token``, form-encoded, as Discord documents), who a token
-belongs to (``GET /users/@me`` with ``Authorization: Bearer``), and whether that
-person is in the Activity instance the page names, in the channel it names
-(``GET /applications/{id}/activity-instances/{instance}`` with the bot's token;
-answers kept briefly, see :meth:`DiscordOAuth.in_activity`).  Nothing here is
-logged with a secret, a code or a token in it."""
+(``POST /oauth2/token``, form-encoded, as Discord documents); who the fresh token
+belongs to (``GET /users/@me`` with ``Authorization: Bearer``), asked once, then kept
+with a digest of the token until it expires (:mod:`bot.store.signin`), so that a
+session is signed in with no call to Discord and a token the bot never issued is
+never sent there; and whether that person is in the Activity instance the page names,
+in the channel it names (``GET /applications/{id}/activity-instances/{instance}`` with
+the bot's token; answers kept briefly, see :meth:`DiscordOAuth.in_activity`).
+
+Every request to Discord here is under the budget every worker shares
+(:mod:`.discord_calls`): while it is spent, :class:`~.discord_calls.DiscordBusy`.
+Nothing here is logged with a secret, a code or a token in it."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -18,17 +24,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-import aiohttp
-
 from ..hosting import User
 from ..present.catalog import language_of
+from ..store import StoreError
+from ..store.signin import CallBudget, Issued, MemoryBudget, MemoryIssued, digest
+from .discord_calls import Calls, DiscordBusy, NoAnswer
 
 log = logging.getLogger(__name__)
 
+__all__ = [
+    "INSTANCE",
+    "SNOWFLAKE",
+    "DiscordBusy",
+    "DiscordLogin",
+    "DiscordOAuth",
+    "DiscordRefused",
+    "DiscordUnavailable",
+]
+
 #: Discord's API when DISCORD_API_BASE is not set
 API_BASE = "https://discord.com/api/v10"
-#: seconds an exchange or a look-up may take
-TIMEOUT = 10.0
+#: how long a token is kept when Discord does not say (its access tokens last 7 days)
+TOKEN_SECONDS = 7 * 24 * 3600.0
 #: what a code or an access token may look like (Discord's are shorter)
 TOKEN = re.compile(r"[A-Za-z0-9._~+/=-]{1,256}")
 #: what an Activity instance id may look like (the SDK's ``instanceId``, e.g.
@@ -49,6 +66,25 @@ INSTANCES_KEPT = 1000
 class DiscordLogin:
     user: User
     language: str
+
+    def dumps(self) -> str:
+        """As kept with its token's digest."""
+        u = self.user
+        return json.dumps({"id": u.id, "name": u.name, "language": self.language})
+
+    @classmethod
+    def loads(cls, kept: str) -> DiscordLogin | None:
+        """What :meth:`dumps` wrote (None: not that)."""
+        try:
+            found = json.loads(kept)
+        except ValueError:
+            return None
+        if not isinstance(found, dict):
+            return None
+        uid, name, lang = found.get("id"), found.get("name"), found.get("language")
+        if not (isinstance(uid, str) and SNOWFLAKE.fullmatch(uid)) or not isinstance(name, str):
+            return None
+        return cls(User("discord", uid, name), language_of(lang if isinstance(lang, str) else None))
 
 
 class DiscordRefused(Exception):
@@ -76,7 +112,8 @@ class Instance:
 
 class DiscordOAuth:
     """The application's OAuth2 client, and its bot asking about Activity instances,
-    on one aiohttp session (``close`` it)."""
+    every request under ``budget`` (``close`` it).  ``issued``: where the tokens it
+    issued are kept (every worker's store, or this process)."""
 
     def __init__(
         self,
@@ -86,13 +123,16 @@ class DiscordOAuth:
         *,
         bot_token: str,
         clock: Callable[[], float] = time.monotonic,
+        budget: CallBudget | None = None,
+        issued: Issued | None = None,
     ) -> None:
         self.client_id = client_id
         self._secret = secret
         self._bot_token = bot_token
         self.api_base = (api_base or API_BASE).rstrip("/")
         self.clock = clock
-        self._http: aiohttp.ClientSession | None = None
+        self.calls = Calls(budget if budget is not None else MemoryBudget())
+        self.issued = issued if issued is not None else MemoryIssued()
         #: instance id -> what Discord last said of it (oldest first)
         self._instances: OrderedDict[str, Instance] = OrderedDict()
         #: instance id -> the look-up running (every request for it waits on that one)
@@ -101,19 +141,14 @@ class DiscordOAuth:
     def __repr__(self) -> str:
         return f"DiscordOAuth({self.client_id}, {self.api_base!r})"
 
-    def _session(self) -> aiohttp.ClientSession:
-        if self._http is None or self._http.closed:
-            self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT))
-        return self._http
-
     async def close(self) -> None:
         for task in list(self._asking.values()):
             task.cancel()
-        if self._http is not None:
-            await self._http.close()
+        await self.calls.close()
 
     async def exchange(self, code: str) -> str:
-        """The access token for ``code``, or :class:`DiscordRefused`."""
+        """The access token for ``code``, its person kept (:meth:`login` knows it);
+        :class:`DiscordRefused`, or :class:`DiscordBusy` (nothing asked)."""
         if not TOKEN.fullmatch(code):
             raise DiscordRefused("malformed code")
         form = {
@@ -122,33 +157,61 @@ class DiscordOAuth:
             "grant_type": "authorization_code",
             "code": code,
         }
+        url = f"{self.api_base}/oauth2/token"
         try:
-            async with self._session().post(f"{self.api_base}/oauth2/token", data=form) as r:
-                body = await r.json(content_type=None) if r.status < 500 else None
-                if r.status != 200 or not isinstance(body, dict):
-                    error = body.get("error") if isinstance(body, dict) else r.status
-                    raise DiscordRefused(f"Discord refused the code: {str(error)[:40]}")
-        except (aiohttp.ClientError, TimeoutError, ValueError) as e:
-            log.warning("could not exchange a Discord code: %s", type(e).__name__)
+            answer = await self.calls.request(
+                "token", "POST", url, data=form, json_when=(200, 400, 401)
+            )
+        except NoAnswer as e:
+            log.warning("could not exchange a Discord code: %s", e)
             raise DiscordRefused("Discord did not answer") from None
+        body = answer.body
+        if answer.status != 200 or not isinstance(body, dict):
+            error = body.get("error") if isinstance(body, dict) else answer.status
+            if error == "invalid_client":  # the operator's settings, not the person's code
+                log.warning("Discord refused the Activity's client id or DISCORD_CLIENT_SECRET")
+            raise DiscordRefused(f"Discord refused the code: {str(error)[:40]}")
         token = body.get("access_token")
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
             raise DiscordRefused("no access token")
+        login = await self._whoami(token)
+        lasts = body.get("expires_in")
+        seconds = float(lasts) if isinstance(lasts, int | float) and lasts > 0 else TOKEN_SECONDS
+        await self._kept(self.issued.keep, digest(token), login.dumps(), seconds)
         return token
 
-    async def whoami(self, token: str) -> DiscordLogin:
-        """The Discord user ``token`` is of, or :class:`DiscordRefused`."""
+    async def login(self, token: str) -> DiscordLogin | None:
+        """The person ``token`` was issued to by :meth:`exchange` (None: a token the
+        bot never issued, or one that expired): Discord is not asked."""
         if not TOKEN.fullmatch(token):
-            raise DiscordRefused("malformed token")
+            return None
+        kept = await self._kept(self.issued.find, digest(token))
+        return DiscordLogin.loads(kept) if isinstance(kept, str) else None
+
+    async def _kept(self, call: Callable[..., object], *args: object) -> object:
+        """``call(*args)`` on the issued tokens (from a thread when in a store); a store
+        that fails makes the sign-in wait (:class:`DiscordBusy`)."""
+        try:
+            if self.issued.shared:
+                return await asyncio.to_thread(call, *args)
+            return call(*args)
+        except StoreError as e:
+            log.warning("the Discord sign-in's tokens cannot be asked: %s", e)
+            raise DiscordBusy(5.0) from None
+
+    async def _whoami(self, token: str) -> DiscordLogin:
+        """The Discord user a token Discord just gave is of, or :class:`DiscordRefused`."""
         headers = {"Authorization": f"Bearer {token}"}
         try:
-            async with self._session().get(f"{self.api_base}/users/@me", headers=headers) as r:
-                if r.status != 200:
-                    raise DiscordRefused(f"Discord refused the token ({r.status})")
-                me = await r.json(content_type=None)
-        except (aiohttp.ClientError, TimeoutError, ValueError) as e:
-            log.warning("could not ask Discord who a token is: %s", type(e).__name__)
+            answer = await self.calls.request(
+                "me", "GET", f"{self.api_base}/users/@me", headers=headers
+            )
+        except NoAnswer as e:
+            log.warning("could not ask Discord who a token is: %s", e)
             raise DiscordRefused("Discord did not answer") from None
+        if answer.status != 200:
+            raise DiscordRefused(f"Discord refused the token ({answer.status})")
+        me = answer.body
         uid = me.get("id") if isinstance(me, dict) else None
         if not isinstance(uid, str) or not uid.isdigit() or len(uid) > 20:
             raise DiscordRefused("no user id")
@@ -196,12 +259,11 @@ class DiscordOAuth:
         url = f"{self.api_base}/applications/{self.client_id}/activity-instances/{instance_id}"
         headers = {"Authorization": f"Bot {self._bot_token}"}
         try:
-            async with self._session().get(url, headers=headers) as r:
-                status = r.status
-                body = await r.json(content_type=None) if status == 200 else None
-        except (aiohttp.ClientError, TimeoutError, ValueError) as e:
-            log.warning("could not ask Discord for an Activity instance: %s", type(e).__name__)
+            answer = await self.calls.request("instance", "GET", url, headers=headers)
+        except NoAnswer as e:
+            log.warning("could not ask Discord for an Activity instance: %s", e)
             raise DiscordUnavailable("Discord did not answer") from None
+        status, body = answer.status, answer.body
         if status == 404:  # no such instance (or it has ended)
             found = Instance(None, frozenset(), self.clock())
         elif status != 200 or not isinstance(body, dict):

@@ -41,6 +41,10 @@ WORDS: dict[str, str] = {
     "web.discord_refused": "Discord did not confirm who you are: open the Activity again.",
     "web.not_in_activity": "You are not in this channel's Activity: open it from the channel.",
     "web.discord_unavailable": "Discord did not answer: try again in a moment.",
+    "web.discord_busy": (
+        "Too many people are signing in through Discord right now: the board will try again"
+        " in a few seconds."
+    ),
 }
 
 

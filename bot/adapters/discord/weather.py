@@ -23,6 +23,7 @@ from types import SimpleNamespace
 import aiohttp
 import discord
 
+from ...ops.invalid import answered as invalid_or_not
 from ...ops.metrics import RATE_LIMITED
 from ..storm import Storm, refusal
 
@@ -54,7 +55,8 @@ def retry_after(error: BaseException) -> float | None:
 
 def answers_trace(storm: Storm) -> aiohttp.TraceConfig:
     """A trace of discord.py's REST calls (its ``http_trace``): every 429 counted in
-    ``RATE_LIMITED``, every 429 or 5xx told to ``storm`` (with Discord's
+    ``RATE_LIMITED``, every 401, 403 and 429 in Discord's invalid requests
+    (:mod:`bot.ops.invalid`), every 429 or 5xx told to ``storm`` (with Discord's
     ``Retry-After``), every success too (the end of a storm)."""
 
     #: the 5xx in a row of each request (discord.py waits 1, 3, 5... s before each retry)
@@ -67,6 +69,7 @@ def answers_trace(storm: Storm) -> aiohttp.TraceConfig:
     ) -> None:
         status = params.response.status
         request = f"{params.method} {params.url.path}"
+        invalid_or_not(status, "bot")
         if status == 429:
             RATE_LIMITED.labels(PLATFORM).inc()
             storm.refused(status, request, _seconds(params.response.headers.get("Retry-After")))

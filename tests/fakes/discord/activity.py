@@ -5,6 +5,7 @@ access tokens)."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterable
 from types import EllipsisType
 from typing import Any
@@ -17,10 +18,16 @@ from tests.fakes.discord.model import (
     DiscordError,
     json_response,
 )
+from tests.fakes.discord.routelimits import RouteLimits
 
 
-class Activity:
+class Activity(RouteLimits):
     """Activity instances and the OAuth2 code exchange."""
+
+    #: seconds an access token lasts (Discord's: 7 days)
+    token_seconds = 604800
+    #: access token -> when it expires (``time.monotonic``)
+    token_expiry: dict[str, float]
 
     def add_instance(
         self,
@@ -68,9 +75,18 @@ class Activity:
         return code
 
     async def _post_oauth_token(self, request: web.Request) -> web.Response:
-        """``POST /oauth2/token``: form-encoded only; the client by id and secret in the
-        body (or HTTP Basic); errors as OAuth2 says (``invalid_client``,
-        ``invalid_grant``...)."""
+        """``POST /oauth2/token`` under its rate limit (:mod:`.routelimits`)."""
+        limited = self._route(request, "token")
+        if isinstance(limited, web.Response):
+            return limited
+        response = await self._exchange(request)
+        response.headers.update(limited)
+        return response
+
+    async def _exchange(self, request: web.Request) -> web.Response:
+        """The code exchange: form-encoded only; the client by id and secret in the body
+        (or HTTP Basic); errors as OAuth2 says (``invalid_client``, ``invalid_grant``...);
+        a token lasts :attr:`token_seconds`."""
         ctype = request.headers.get("Content-Type", "")
         call = request[CALL]
         if not ctype.startswith("application/x-www-form-urlencoded") or not isinstance(
@@ -97,20 +113,34 @@ class Activity:
         scope = user.pop("_scope")
         token = secrets.token_urlsafe(22)
         self.oauth_tokens[token] = user
+        self.token_expiry[token] = time.monotonic() + self.token_seconds
         return json_response(
             {
                 "access_token": token,
                 "token_type": "Bearer",
-                "expires_in": 604800,
+                "expires_in": self.token_seconds,
                 "refresh_token": secrets.token_urlsafe(22),
                 "scope": scope,
             }
         )
 
     async def _get_activity_instance(self, request: web.Request) -> web.Response:
-        """``GET /applications/{app}/activity-instances/{instance}``: the bot's own
-        application only; 404 for an instance that is not running."""
+        """``GET /applications/{app}/activity-instances/{instance}`` under its rate limit
+        (:mod:`.routelimits`)."""
         self._bot_auth(request)
+        limited = self._route(request, "instance")
+        if isinstance(limited, web.Response):
+            return limited
+        try:
+            response = self._instance(request)
+        except DiscordError as e:
+            response = json_response(e.body(), status=e.status)
+        response.headers.update(limited)
+        return response
+
+    def _instance(self, request: web.Request) -> web.Response:
+        """An Activity instance: the bot's own application only; 404 for an instance
+        that is not running."""
         app = request.match_info["app"]
         if not app.isdigit():
             raise DiscordError(404, 0, "404: Not Found")

@@ -101,6 +101,7 @@ class Server:
         #: OAuth2 codes not exchanged yet, and the access tokens given: -> the user
         self.oauth_codes: dict[str, dict[str, Any]] = {}
         self.oauth_tokens: dict[str, dict[str, Any]] = {}
+        self.token_expiry: dict[str, float] = {}
         #: the Activity instances running, by id
         self.instances: dict[str, ActivityInstance] = {}
         #: places reached through interactions only (a user install): channel -> what
@@ -465,6 +466,11 @@ class Server:
     def nonced(self, channel_id: int, body: dict[str, Any]) -> Message | None:
         return None
 
+    def _route(
+        self, request: web.Request, route: str, key: str = ""
+    ) -> web.Response | dict[str, str]:
+        return {}  # the routes' limits: tests.fakes.discord.routelimits
+
     def _bot_auth(self, request: web.Request) -> None:
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise DiscordError(401, 0, "401: Unauthorized")
@@ -480,10 +486,16 @@ class Server:
 
     async def _get_me(self, request: web.Request) -> web.Response:
         auth = request.headers.get("Authorization", "")
-        if auth.startswith("Bearer "):  # an OAuth2 access token: its user
-            user = self.oauth_tokens.get(auth[len("Bearer ") :])
-            if user is None:
+        if auth.startswith("Bearer "):  # an OAuth2 access token: its user, per token's limit
+            token = auth[len("Bearer ") :]
+            limited = self._route(request, "me", token)
+            if isinstance(limited, web.Response):
+                return limited
+            user = self.oauth_tokens.get(token)
+            if user is None or self.token_expiry.get(token, 0.0) <= time.monotonic():
                 raise DiscordError(401, 0, "401: Unauthorized")
-            return json_response(user)
+            response = json_response(user)
+            response.headers.update(limited)
+            return response
         self._bot_auth(request)
         return json_response(self.bot_user)
