@@ -18,6 +18,7 @@ from bot.hosting import Game, User
 from bot.store.sqlite import SqliteStore
 from bot.web.discord import DiscordOAuth
 from bot.web.geometry import board_geometry
+from bot.web.words import words
 from tests.browser.harness import (
     ANA,
     AT_LEAST,
@@ -277,7 +278,13 @@ async def test_a_discord_activity_signs_in_through_the_sdk_and_plays(tmp_path: P
             s.table.svc.open(f"dc:{channel}", dana)
             code = fake.mint_code(777, "Dana", locale="es-ES")
             ctx = await s.context()
+            # Discord asked the bot to wait (or its budget is spent): the page says so in
+            # the bot's words, waits as told, and signs in with the same code after
+            oauth.calls.budget.hold("token", 1.2)
             page = await s.discord_page(ctx, fake, code, dana, channel)
+            toast = await page.inner_text("#toast")
+            assert toast == words("web.discord_busy", "en"), toast
+            assert len(fake.calls_to("POST", "/oauth2/token")) == 1
             # the SDK's own handshake and commands, as Discord's client saw them
             seen = await page.evaluate("window.__discord.map((m) => [m.opcode, m.cmd])")
             assert seen == [[0, None], [1, "AUTHORIZE"], [1, "AUTHENTICATE"]], seen

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +77,8 @@ class Calls:
         self._http: aiohttp.ClientSession | None = None
         #: the store behind the budget failed at the last ask (told once)
         self._store_failing = False
+        #: a wait Discord asked for was told until then (``time.monotonic``)
+        self._told_until = 0.0
 
     def _session(self) -> aiohttp.ClientSession:
         if self._http is None or self._http.closed:
@@ -137,11 +140,14 @@ class Calls:
                 isinstance(body, dict) and body.get("global") is True
             )
             await self._ask(self.budget.hold, GLOBAL if every else route, wait)
-            log.warning(
-                "Discord asked the live board's sign-in to wait %.1f s (%s)",
-                wait,
-                "every request" if every else route,
-            )
+            now = time.monotonic()
+            if now >= self._told_until:  # once a wait, however many requests met it
+                log.warning(
+                    "Discord asked the live board's sign-in to wait %.1f s (%s)",
+                    wait,
+                    "every request" if every else route,
+                )
+            self._told_until = max(self._told_until, now + wait)
             return wait
         if headers.get("X-RateLimit-Remaining") == "0":
             reset = _seconds(headers.get("X-RateLimit-Reset-After"))

@@ -271,7 +271,7 @@ async function main() {
   const where = whereAmI() || { kind: "nowhere" };
   let session;
   try {
-    session = await openSession(where);
+    session = await openSession(where, toast);
   } catch (e) {
     fail(e.message);
     return;

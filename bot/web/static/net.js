@@ -46,19 +46,36 @@ async function postJson(path, body, headers = {}) {
   if (!res.ok) {
     const err = new Error((data && data.error) || `HTTP ${res.status}`);
     err.status = res.status;
+    err.retryAfter = Number(res.headers.get("Retry-After")) || 0;
     throw err;
   }
   return data;
 }
 
-/** A session for whoever opened the page: {session, role, language, game}. */
-export async function openSession(where) {
+// A sign-in turned away for a while (503 with Retry-After: the bot's budget of
+// requests to Discord is spent, or Discord asked it to wait): the bot's words are
+// shown with `onWait`, and the same request is made again once the wait is over.
+async function patiently(ask, onWait, tries = 10) {
+  for (let i = 1; ; i += 1) {
+    try {
+      return await ask();
+    } catch (err) {
+      if (err.status !== 503 || !err.retryAfter || i >= tries) throw err;
+      onWait(err.message);
+      await new Promise((done) => setTimeout(done, Math.min(err.retryAfter, 60) * 1000));
+    }
+  }
+}
+
+/** A session for whoever opened the page: {session, role, language, game};
+ * `onWait(text)` tells the person of a wait before the bot lets them in. */
+export async function openSession(where, onWait = () => {}) {
   if (where.kind === "watch") return postJson("session", { watch: where.watch });
   if (where.kind === "telegram") {
     const body = where.game ? { game: where.game } : {};
     return postJson("session", body, { Authorization: `tma ${where.initData}` });
   }
-  if (where.kind === "discord") return discordSession();
+  if (where.kind === "discord") return discordSession(onWait);
   // opened from nowhere: the bot says so, in its words
   return postJson("session", {});
 }
@@ -77,8 +94,9 @@ async function discordClientId() {
 
 // Discord's Embedded App SDK (vendored, see vendor/README.md): ready, authorize,
 // the code exchanged by the bot, authenticate, then a session for the channel; the
-// bot checks with Discord that this person is in the Activity's instance there.
-async function discordSession() {
+// bot checks with Discord that this person is in the Activity's instance there. A
+// code or token the bot turned away for a while (503) was not used: asked again.
+async function discordSession(onWait) {
   const { DiscordSDK } = await import("./vendor/discord-embedded-app-sdk-2.5.0.mjs");
   const clientId = await discordClientId();
   const sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
@@ -90,10 +108,16 @@ async function discordSession() {
     prompt: "none",
     scope: ["identify"],
   });
-  const { access_token: token } = await postJson("discord/token", { code });
+  const { access_token: token } = await patiently(
+    () => postJson("discord/token", { code }),
+    onWait,
+  );
   await sdk.commands.authenticate({ access_token: token });
   const body = { channel: sdk.channelId, instance: sdk.instanceId };
-  return postJson("session", body, { Authorization: `discord ${token}` });
+  return patiently(
+    () => postJson("session", body, { Authorization: `discord ${token}` }),
+    onWait,
+  );
 }
 
 /** The live game: `onState(game)` on every change; `press(data)` resolves to
