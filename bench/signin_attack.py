@@ -22,7 +22,10 @@ Printed per attack: the requests sent and how the bot answered them, the request
 bot made to Discord, the ones Discord refused (every 4xx) and its invalid ones, that
 figure projected to 10 minutes, and a real person's sign-in right after the attack (as
 the page does it: after a 503, again once its ``Retry-After`` has passed).  The issue's
-bar: at most 100 invalid answers for a minute's attack, and the person gets in.
+bar: at most 100 invalid answers for a minute's attack, and the person gets in.  The
+attackers' requests are sent as fast as this one process can; when the bot answers
+slower than they are offered, the attack lasts longer than ``--seconds``: the figure
+that counts is the most refusals Discord gave in any one minute.
 """
 
 from __future__ import annotations
@@ -148,6 +151,17 @@ async def attack_for(
     return statuses, count
 
 
+def most_in(calls: list[Any], seconds: float) -> int:
+    """The most requests Discord refused (any 4xx) within any ``seconds``."""
+    times = sorted(c.at for c in calls if 400 <= c.status < 500)
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] > seconds:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
 async def guest(url: str, fake: FakeDiscord, channel: int, instance: str) -> tuple[bool, float]:
     """A real person signs in as the page does (after a 503, again after Retry-After):
     whether they got in, and how long it took."""
@@ -212,9 +226,12 @@ async def run(args: argparse.Namespace) -> int:
                         login = DiscordLogin(User("discord", str(5000 + p), f"P{p}"), "en")
                         issued.keep(digest(f"person-{p}"), login.dumps(), 3600)
                     urls = [server.url for _, server in workers]
+                    began = time.monotonic()
                     statuses, sent = await attack_for(
                         attack, urls, args.addresses, args.seconds, channel
                     )
+                    lasted = time.monotonic() - began  # until every request was answered
+                    minute = most_in(fake.calls, 60.0)
                     asked = len(fake.calls)
                     refused = sum(1 for c in fake.calls if 400 <= c.status < 500)
                     invalid = len(fake.invalid())
@@ -223,13 +240,15 @@ async def run(args: argparse.Namespace) -> int:
                     got_in, took = await guest(urls[1], fake, channel, instance)
                     answered = ", ".join(f"{s}: {c}" for s, c in sorted(statuses.items()))
                     print(
-                        f"{attack:>9}: {sent} requests ({sent / args.seconds:.0f}/s; {answered});"
-                        f" the bot asked Discord {asked} times, refused {refused}, invalid"
+                        f"{attack:>9}: {sent} requests ({answered}),"
+                        f" all answered in {lasted:.0f} s;"
+                        f" the bot asked Discord {asked} times, refused {refused} (at most"
+                        f" {minute} in any minute), invalid"
                         f" {invalid} (the budget's ceiling: {ceiling:.0f} in 10 minutes);"
                         f" a real sign-in right after: {'in' if got_in else 'NOT in'}"
                         f" after {took:.1f} s"
                     )
-                    failed |= not got_in or (args.seconds >= 60 and invalid > 100)
+                    failed |= not got_in or minute > 100
                 finally:
                     for board, server in workers:
                         await board.close()

@@ -451,3 +451,44 @@ async def test_the_budget_in_this_process_without_redis(
         assert status == 200
     finally:
         await served.close()
+
+
+async def test_a_store_that_does_not_answer_stops_the_sign_in_and_not_discord(
+    tmp_path: Path, fake: FakeDiscord, http: aiohttp.ClientSession, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The budget's Redis unreachable: Discord is not asked without its leave; the
+    sign-in is answered 503 in the viewer's language with when to come back, and the
+    operator reads one line, with no password in it."""
+    import socket
+
+    import redis
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there once closed
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # as the store's own client: a refused connection is not tried again for seconds
+    client = redis.Redis(
+        host="127.0.0.1", port=port, password="hunter2", retry=Retry(NoBackoff(), 0)
+    )
+    where = f"redis://:***@127.0.0.1:{port}/0"
+    auth = oauth(
+        fake,
+        budget=RedisBudget(client, "ludo:{ludo}:", where),
+        issued=RedisIssued(client, "ludo:{ludo}:", where),
+    )
+    served = await serve_board(GameService(SqliteStore(str(tmp_path / "g.sqlite3"))), discord=auth)
+    try:
+        for _ in range(3):
+            status, body, retry = await exchange(http, served.url, fake.mint_code(777), lang="it")
+            assert (status, retry) == (503, "5")
+            assert body["error"] == words("web.discord_busy", "it")
+        status, body, retry = await session(http, served.url, "some-token", 1, "i-1")
+        assert (status, retry) == (503, "5")
+        assert fake.calls == []
+        told = [r.getMessage() for r in caplog.records if "budget" in r.getMessage()]
+        assert len(told) == 1 and "hunter2" not in told[0], told
+    finally:
+        await served.close()
