@@ -53,6 +53,14 @@ class Table:
             i += 1
             time.sleep(0.02)
 
+    def timers_done(self) -> bool:
+        """Every game's timers have fired (as far as a load through the proxy tells)."""
+        try:
+            found = [self.store.load(game_id) for game_id in self.ids]
+        except StoreUnavailable:
+            return False
+        return all(g is not None and g.data.count(b",T") >= TIMERS for g in found)
+
     def timers(self) -> None:
         """A worker's turn timers: each deadline claimed fires once (a mark T<k>)."""
         while not self.stop.is_set():
@@ -100,7 +108,11 @@ def test_every_press_is_accounted_for_and_timers_fire_once(
                 time.sleep(hold)
                 proxy.heal()
                 time.sleep(1.0)
-            time.sleep(TIMERS * 0.3)
+            # the timers' chain, set back by every fault (a claim whose save failed waits
+            # out its lease), runs to its end: on a busy machine that may take a while
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not table.timers_done():
+                time.sleep(0.3)
         finally:
             table.stop.set()
             for t in threads:
