@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
 
-from bot.store.redis_wait import WaitSettings  # noqa: E402
+from bot.store.redis.wait import WaitSettings  # noqa: E402
 from tests.helpers.failover import SentinelSet, press_through_kills  # noqa: E402
 from tests.helpers.failover_cluster import ClusterSet  # noqa: E402
 from tests.helpers.local_redis import redis_binary  # noqa: E402

@@ -51,8 +51,8 @@ from bot.hosting import User  # noqa: E402
 from bot.limits.rate import Limiter, LimitSettings  # noqa: E402
 from bot.service.game import GameService  # noqa: E402
 from bot.store import RedisStore  # noqa: E402
-from bot.store.redis_limits import RedisBuckets  # noqa: E402
-from bot.store.redis_signin import RedisBudget, RedisIssued  # noqa: E402
+from bot.store.redis.limits import RedisBuckets  # noqa: E402
+from bot.store.redis.signin import RedisBudget, RedisIssued  # noqa: E402
 from bot.store.signin import BudgetRates, digest  # noqa: E402
 from bot.web.auth import Keys  # noqa: E402
 from bot.web.board import Board  # noqa: E402

@@ -15,7 +15,7 @@ from playwright.async_api import Page, expect
 
 import engine
 from bot.hosting import Game, User
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 from bot.web.discord import DiscordOAuth
 from bot.web.geometry import board_geometry
 from bot.web.words import words

@@ -21,8 +21,8 @@ from bot.store import RedisStore
 from bot.store.buckets import BUCKETS, bucket, new_game_id
 from bot.store.limits import Rate
 from bot.store.pace import Limits
-from bot.store.redis_pace import RedisPacer
-from bot.store.redis_scripts import HELPERS
+from bot.store.redis.pace import RedisPacer
+from bot.store.redis.scripts import HELPERS
 from tests.helpers.local_cluster import LocalCluster
 from tests.helpers.local_redis import redis_binary
 from tests.helpers.service import (

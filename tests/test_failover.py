@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.redis_wait import WaitSettings
+from bot.store.redis.wait import WaitSettings
 from tests.helpers.failover import Report, SentinelSet, press_through_kills
 from tests.helpers.failover_cluster import ClusterSet
 from tests.helpers.local_redis import redis_binary

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.present import parse_press
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 from bot.web.view import game_json
 from tests.helpers.service import ANA, BEN, Table, current, service
 

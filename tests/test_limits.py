@@ -20,8 +20,8 @@ from bot.present import refusal_text, say
 from bot.service.game import GameService
 from bot.store import RedisStore, Store
 from bot.store.limits import TELL_EVERY, Buckets, MemoryBuckets, MemoryOpenGames
-from bot.store.redis_limits import RedisBuckets, RedisOpenGames
-from bot.store.redis_ops import client_options
+from bot.store.redis.limits import RedisBuckets, RedisOpenGames
+from bot.store.redis.ops import client_options
 from tests.fakes.telegram import free_port
 from tests.helpers.after import finished_game
 from tests.helpers.service import ANA, BEN, CID, DEE, Dice

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from bot.store.pace import Limits
-from bot.store.redis_pace import RedisPacer
+from bot.store.redis.pace import RedisPacer
 
 
 def pacers(url: str, count: int, limits: Limits) -> list[RedisPacer]:

@@ -21,7 +21,7 @@ import pytest
 
 from bot.service.turns import DEADLINE_LEASE
 from bot.store import Shown, SqliteStore, Stored, StoreError, StoreUnavailable
-from bot.store.sqlite import PURGE_EVERY
+from bot.store.sqlite.store import PURGE_EVERY
 from tests.helpers.disk import FullDisk, Unwritable
 from tests.helpers.service import Clock, Reply, current, service, started, step
 from tests.helpers.stores import FakeClock

@@ -114,7 +114,7 @@ def test_a_write_failure_the_disk_does_not_explain_lasts_until_a_write_works(
 ) -> None:
     import sqlite3
 
-    from bot.store import sqlite_disk
+    from bot.store.sqlite import disk as sqlite_disk
 
     path = str(tmp_path / "games.sqlite3")
     error = sqlite3.OperationalError("disk I/O error")

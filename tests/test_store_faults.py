@@ -27,7 +27,7 @@ from bot.store import (
     StoreUnavailable,
 )
 from bot.store.buckets import bucket
-from bot.store.redis_connection import RESEND_FOR
+from bot.store.redis.connection import RESEND_FOR
 from tests.helpers.faults import refusals
 from tests.helpers.local_redis import LocalRedis
 from tests.helpers.stores import StoreFactory

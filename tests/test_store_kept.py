@@ -27,7 +27,7 @@ from bot.store import (
     StoreUnavailable,
 )
 from bot.store.buckets import bucket
-from bot.store.sqlite import SCHEMA_VERSION
+from bot.store.sqlite.store import SCHEMA_VERSION
 from tests.helpers.counting_store import CountingStore
 from tests.helpers.faults import refusals
 from tests.helpers.local_redis import LocalRedis, redis_binary

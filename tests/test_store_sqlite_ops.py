@@ -249,7 +249,7 @@ def test_a_read_only_file_that_passes_the_checks_fails_its_first_write_at_open(
     path = shared_dir / "games.sqlite3"
     _a_database(path)
     path.chmod(0o444)
-    monkeypatch.setattr("bot.store.sqlite_ops.check_path", lambda p: True)
+    monkeypatch.setattr("bot.store.sqlite.ops.check_path", lambda p: True)
     got = unprivileged(_try_open(path))
     assert got.startswith("StoreError: cannot open SQLite database"), got
     assert str(path) in got and "readonly" in got and "writable" in got

@@ -1,6 +1,6 @@
 """A move acknowledged is a move kept: each write waits for a replica (WAIT), an
 episode of unconfirmed writes is told once, and a late answer never reaches the
-next command (bot/store/redis_wait.py, bot/store/redis_sockets.py)."""
+next command (bot/store/redis/wait.py, bot/store/redis/sockets.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import redis
 
 from bot.app.config import ConfigError, load_settings
 from bot.store import RedisStore, Stored, StoreUnavailable
-from bot.store.redis_sockets import discarding
-from bot.store.redis_wait import IDLE, UNCONFIRMED, Replication, WaitSettings
+from bot.store.redis.sockets import discarding
+from bot.store.redis.wait import IDLE, UNCONFIRMED, Replication, WaitSettings
 from tests.helpers.local_redis import LocalRedis, redis_binary
 from tests.helpers.tcp_proxy import TcpProxy
 

@@ -19,8 +19,8 @@ from bot.ops.metrics import REGISTRY
 from bot.service.game import GameService
 from bot.store import Store
 from bot.store.limits import MemoryBuckets, MemoryOpenGames
-from bot.store.redis_limits import RedisBuckets
-from bot.store.redis_ops import client_options
+from bot.store.redis.limits import RedisBuckets
+from bot.store.redis.ops import client_options
 from tests.fakes.telegram import Call, FakeTelegram, free_port, make_user
 from tests.helpers.service import Dice
 from tests.helpers.stores import FakeClock

@@ -27,8 +27,8 @@ from bot.present.buttons import game_button
 from bot.service.game import GameService
 from bot.store import RedisStore, SqliteStore
 from bot.store.limits import Rate
-from bot.store.redis_limits import RedisBuckets
-from bot.store.redis_signin import RedisBudget, RedisIssued
+from bot.store.redis.limits import RedisBuckets
+from bot.store.redis.signin import RedisBudget, RedisIssued
 from bot.store.signin import GLOBAL, BudgetRates, MemoryBudget, MemoryIssued, digest
 from bot.web.discord import DiscordLogin, DiscordOAuth
 from bot.web.words import words

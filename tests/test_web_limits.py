@@ -21,7 +21,7 @@ from bot.present.buttons import game_button
 from bot.service.game import GameService
 from bot.store import RedisStore, SqliteStore
 from bot.store.limits import MemoryBuckets
-from bot.store.redis_limits import RedisBuckets
+from bot.store.redis.limits import RedisBuckets
 from bot.web.address import address_key, client_ip
 from bot.web.auth import PLAYER, Session
 from bot.web.discord import DiscordOAuth

@@ -12,7 +12,7 @@ import engine
 from bot.hosting import Game, User
 from bot.present import parse_press, say
 from bot.present.catalog import translations
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 from bot.web.geometry import board_geometry
 from bot.web.names import isolated
 from bot.web.view import game_json

@@ -19,7 +19,7 @@ from bot.hosting import PLAYING
 from bot.present import parse_press
 from bot.store import RedisStore
 from bot.store.pace import Limits
-from bot.store.redis_pace import RedisPacer
+from bot.store.redis.pace import RedisPacer
 from tests.fakes.telegram import FakeTelegram
 from tests.helpers.chat_scenarios import ANA, BEN, mentions, shown_version
 from tests.helpers.telegram import Bot, game_id_of

@@ -9,7 +9,7 @@ from aiohttp import web
 from ..limits.rate import Limiter
 from ..service.game import GameService
 from ..store import RedisStore, Store
-from ..store.redis_signin import RedisBudget, RedisIssued
+from ..store.redis.signin import RedisBudget, RedisIssued
 from ..store.signin import CallBudget, Issued, MemoryBudget, MemoryIssued
 from ..web.auth import Keys
 from ..web.board import Board, Show

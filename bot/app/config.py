@@ -18,8 +18,8 @@ from dotenv.parser import parse_stream
 
 from ..limits.rate import LimitSettings
 from ..store import RedisStore, Store, open_store
-from ..store.redis_ops import redact
-from ..store.redis_wait import WaitSettings
+from ..store.redis.ops import redact
+from ..store.redis.wait import WaitSettings
 from .boardconfig import BoardSettings, load_board, load_media_chat
 from .limitconfig import load_limits
 from .values import ConfigError as ConfigError

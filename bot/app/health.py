@@ -30,7 +30,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from ..ops.invalid import warnings as discord_warnings
 from ..ops.metrics import REGISTRY, STORE_UP
 from ..store import Store, StoreError, StoreUnavailable
-from ..store.redis_ops import redact_text
+from ..store.redis.ops import redact_text
 from .config import Settings
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ def health_routes(
 
 def store_warnings(store: Store) -> dict[str, str]:
     """What ``/healthz`` warns of the store without failing: writes that the replicas
-    do not confirm (see :mod:`bot.store.redis_wait`)."""
+    do not confirm (see :mod:`bot.store.redis.wait`)."""
     replication = getattr(store, "replication", None)
     said = replication.status() if replication is not None else None
     return {"store": said} if said else {}

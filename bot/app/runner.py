@@ -16,7 +16,7 @@ from ..service.game import GameService
 from ..service.outcome import Outcome
 from ..store import RedisStore, Store, StoreError
 from ..store.pace import Limits, Pacer
-from ..store.redis_pace import RedisPacer
+from ..store.redis.pace import RedisPacer
 from ..web.board import Board
 from ..web.pictures import PictureServer
 from .board import board_keys, board_routes, make_board, picture_links

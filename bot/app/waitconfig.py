@@ -1,11 +1,11 @@
 """``REDIS_WAIT_REPLICAS`` and ``REDIS_WAIT_TIMEOUT_MS``: how long each write of a game
-waits for Redis replicas to have it (see :mod:`bot.store.redis_wait`)."""
+waits for Redis replicas to have it (see :mod:`bot.store.redis.wait`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..store.redis_wait import MAX_TIMEOUT_MS, WaitSettings
+from ..store.redis.wait import MAX_TIMEOUT_MS, WaitSettings
 from .values import ConfigError
 from .values import number as _number
 

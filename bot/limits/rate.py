@@ -8,7 +8,7 @@ at most ``burst`` tokens and gains ``per_second`` a second (the generic cell
 rate algorithm, GCRA: one number per bucket, the time it is full again).
 
 Where the buckets live (:class:`Buckets`): in Redis when the games do, one
-script for every worker together (:mod:`bot.store.redis_limits`); in this
+script for every worker together (:mod:`bot.store.redis.limits`); in this
 process otherwise (:class:`MemoryBuckets`, the SQLite mode: one process).
 
 :class:`Limiter` is what the adapters ask.  It never blocks play: a store that
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from ..store import RedisStore, Store, StoreError
 from ..store.limits import TELL_EVERY, Buckets, MemoryBuckets, MemoryOpenGames, OpenGames, Rate
-from ..store.redis_limits import RedisBuckets, RedisOpenGames
+from ..store.redis.limits import RedisBuckets, RedisOpenGames
 
 __all__ = [
     "LET_IN",

@@ -17,8 +17,8 @@ from bot.store.base import (
     StoreUnavailable,
 )
 from bot.store.buckets import new_game_id
-from bot.store.redis import RedisStore
-from bot.store.sqlite import SqliteStore
+from bot.store.redis.store import RedisStore
+from bot.store.sqlite.store import SqliteStore
 
 __all__ = [
     "DEFAULT_TTL",

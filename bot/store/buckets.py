@@ -1,4 +1,4 @@
-"""The buckets the Redis store spreads games over (see :mod:`bot.store.redis`).
+"""The buckets the Redis store spreads games over (see :mod:`bot.store.redis.store`).
 
 A channel and a game id each fall in one of :data:`BUCKETS` buckets: the low
 bits of the CRC-32 of their UTF-8 bytes (the same function in Python here and

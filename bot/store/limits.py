@@ -1,6 +1,6 @@
 """Where the limits count: token buckets (:class:`Buckets`) and each person's open
 games (:class:`OpenGames`), in this process (the SQLite mode: one process).  The
-Redis versions, shared by every worker, are in :mod:`bot.store.redis_limits`.
+Redis versions, shared by every worker, are in :mod:`bot.store.redis.limits`.
 
 A bucket holds at most ``burst`` tokens and gains ``per_second`` a second; it is
 kept as one number, the time it is full again (the generic cell rate algorithm,

@@ -15,7 +15,7 @@ seconds (about 3.4 s for Telegram's 20 a minute), so a board waits a few
 seconds at most instead of a minute after twenty quick ones.
 
 :class:`MemoryPacer` keeps the paces in this process (one worker, SQLite);
-:class:`bot.store.redis_pace.RedisPacer` keeps them in Redis, in one script,
+:class:`bot.store.redis.pace.RedisPacer` keeps them in Redis, in one script,
 so that every worker together keeps the limits.
 """
 

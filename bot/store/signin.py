@@ -1,7 +1,7 @@
 """What the live board's Discord sign-in keeps: the access tokens the bot issued
 (:class:`Issued`) and the budget of the requests to Discord that web requests cause
 (:class:`CallBudget`), in this process (the SQLite mode: one process).  The Redis
-versions, shared by every worker, are in :mod:`bot.store.redis_signin`.
+versions, shared by every worker, are in :mod:`bot.store.redis.signin`.
 
 **Issued tokens.**  The bot exchanges the Embedded App SDK's code itself
 (``POST /api/discord/token``) and asks Discord once, with the fresh token, who it

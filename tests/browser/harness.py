@@ -22,7 +22,7 @@ from bot.app.web import WebServer, start_web
 from bot.hosting import User
 from bot.service.game import GameService
 from bot.service.outcome import Outcome
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 from bot.web.auth import Keys, sign_init_data
 from bot.web.board import Board, Show
 from bot.web.discord import DiscordOAuth

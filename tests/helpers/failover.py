@@ -33,7 +33,7 @@ from redis.retry import Retry
 
 from bot.store import RedisStore, StoreError
 from bot.store.buckets import new_game_id
-from bot.store.redis_wait import WaitSettings
+from bot.store.redis.wait import WaitSettings
 
 if TYPE_CHECKING:
     from tests.helpers.failover_cluster import ClusterSet

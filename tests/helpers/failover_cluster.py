@@ -12,7 +12,7 @@ from typing import Any
 import redis
 
 from bot.store import RedisStore
-from bot.store.redis_wait import WaitSettings
+from bot.store.redis.wait import WaitSettings
 from tests.helpers.failover import Node, _until
 from tests.helpers.local_cluster import SLOTS
 from tests.helpers.local_redis import BUS_OFFSET

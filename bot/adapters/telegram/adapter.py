@@ -94,7 +94,7 @@ class TelegramAdapter:
         """``group_rate`` messages or edits in any ``group_period`` seconds in one group
         (0: no limit), one every ``private_interval`` seconds in a private chat,
         ``overall_rate`` a second in all: kept by ``pacer`` (shared by every worker:
-        :class:`~bot.store.redis_pace.RedisPacer`), or in this process; ``limiter``:
+        :class:`~bot.store.redis.pace.RedisPacer`), or in this process; ``limiter``:
         the rate limits at the entrance (None: none); ``miniapp``: the live board's Mini
         App, opened by a button on each table (None: no such button).  A table posted
         through inline mode shows its pictures by the file id of an upload to

@@ -1,4 +1,4 @@
-"""A Redis store's connection (see :mod:`bot.store.redis`): opened from a URL, through
+"""A Redis store's connection (see :mod:`bot.store.redis.store`): opened from a URL, through
 Sentinel or to Redis Cluster; its scripts registered; games under older key names
 moved by the first store opened; redis-py's errors turned into :class:`StoreError`;
 the keys of a game, a channel and a bucket's deadlines named."""
@@ -13,15 +13,14 @@ from typing import Any, Self
 import redis
 import redis.exceptions
 
-from bot.store import redis_layout as layout
-from bot.store import redis_ops as ops
-from bot.store import redis_scripts as lua
 from bot.store.base import DEFAULT_TTL, StoreError, StoreUnavailable, unavailable
 from bot.store.buckets import bucket
-from bot.store.redis_kept import KeptGames
-from bot.store.redis_ops import SOCKET_TIMEOUT, redact
-from bot.store.redis_sockets import answer_lost, watch_answers
-from bot.store.redis_wait import Replication, WaitSettings, replicas_of, waited_write
+from bot.store.redis import layout, ops
+from bot.store.redis import scripts as lua
+from bot.store.redis.kept import KeptGames
+from bot.store.redis.ops import SOCKET_TIMEOUT, redact
+from bot.store.redis.sockets import answer_lost, watch_answers
+from bot.store.redis.wait import Replication, WaitSettings, replicas_of, waited_write
 
 #: seconds a write whose answer was lost is sent again (with its token) for, until
 #: Redis answers whether it was done
@@ -29,7 +28,7 @@ RESEND_FOR = 3.0
 
 
 class RedisConnection:
-    """The connection a :class:`~bot.store.redis.RedisStore` works through."""
+    """The connection a :class:`~bot.store.redis.store.RedisStore` works through."""
 
     def __init__(
         self,
@@ -196,7 +195,7 @@ class RedisConnection:
     def _write(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         """The answer of a write ``script`` (create, save, save_shown: each marked by
         its token), once the replicas confirmed it or the wait timed out (see
-        :mod:`bot.store.redis_wait`).  If its answer was lost (a timeout, a reset),
+        :mod:`bot.store.redis.wait`).  If its answer was lost (a timeout, a reset),
         the same script is sent again, with the same token, until Redis tells
         whether it was done: either way it is done at most once.  Each carries the
         time (by Redis's clock) after which it is not done, :data:`RESEND_FOR` from
@@ -265,14 +264,14 @@ class RedisConnection:
 
     def production_warnings(self) -> list[str]:
         """One plain line for each reason this Redis may lose games (see
-        :func:`bot.store.redis_ops.production_warnings`), and one if older keys
+        :func:`bot.store.redis.ops.production_warnings`), and one if older keys
         could not be looked for.  Raises StoreUnavailable if Redis cannot be reached."""
         with self._errors():
             return ops.production_warnings(self._client, self.url) + self._notes
 
     def migrate_old_keys(self) -> int:
         """Move the games under older key names to the buckets; the number moved
-        (see :func:`bot.store.redis_layout.migrate_old_keys`)."""
+        (see :func:`bot.store.redis.layout.migrate_old_keys`)."""
         with self._errors():
             return layout.migrate_old_keys(self._client, self, self._migrate)
 

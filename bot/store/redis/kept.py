@@ -1,4 +1,4 @@
-"""Finished games kept for good in Redis: the part of :class:`bot.store.redis.RedisStore`
+"""Finished games kept for good in Redis: the part of :class:`bot.store.redis.store.RedisStore`
 behind ``keep``, ``last_game``, ``entries`` and ``forget`` (see
 :class:`bot.store.base.Store`).
 
@@ -49,10 +49,10 @@ from typing import Any
 import redis
 import redis.exceptions
 
-from bot.store import redis_kept_scripts as lua
-from bot.store import redis_ops as ops
 from bot.store.base import Kept, Scrub, unavailable
 from bot.store.buckets import bucket
+from bot.store.redis import kept_scripts as lua
+from bot.store.redis import ops
 
 
 class KeptGames:

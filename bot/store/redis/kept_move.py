@@ -1,8 +1,8 @@
 """Moving the finished games kept under layout "2" (every key under the one hash tag
-``{ludo}``) to the buckets of their chats (see :mod:`bot.store.redis_kept`).
+``{ludo}``) to the buckets of their chats (see :mod:`bot.store.redis.kept`).
 
 Run on one server only, once, by the first store opened there (see
-:func:`bot.store.redis_layout.migrate_old_keys`), while no worker of the older
+:func:`bot.store.redis.layout.migrate_old_keys`), while no worker of the older
 version runs.  Each step writes the new keys before deleting the old ones, so
 a move cut short is done again whole by the next store."""
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.store.buckets import bucket
-from bot.store.redis_ops import glob_escape
+from bot.store.redis.ops import glob_escape
 
 
 def move_kept(client: Any, old: str, tmpl: str) -> int:

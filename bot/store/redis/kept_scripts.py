@@ -1,6 +1,6 @@
 """The Lua scripts of the finished games kept for good in Redis, each atomic on the
-server (see :mod:`bot.store.redis_kept`).  Like the games' own
-(:mod:`bot.store.redis_scripts`), a script checks the kind of every key it writes
+server (see :mod:`bot.store.redis.kept`).  Like the games' own
+(:mod:`bot.store.redis.scripts`), a script checks the kind of every key it writes
 before it writes anything, and is safe to send again after a lost reply."""
 
 # KEYS: the kept hash, the game's stats hash, the chat's sorted set, the

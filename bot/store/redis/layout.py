@@ -1,4 +1,4 @@
-"""How the Redis store's keys spread over buckets (see :mod:`bot.store.redis`): the
+"""How the Redis store's keys spread over buckets (see :mod:`bot.store.redis.store`): the
 client (one server or Redis Cluster), deadlines claimed bucket by bucket, the
 bound channels counted over every bucket, and games moved from the key names
 of earlier versions.
@@ -23,15 +23,15 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from bot.store.buckets import BUCKETS, bucket
-from bot.store.redis_kept_move import move_kept
-from bot.store.redis_ops import (
+from bot.store.redis.kept_move import move_kept
+from bot.store.redis.ops import (
     CONNECT_TIMEOUT,
     SOCKET_TIMEOUT,
     client_options,
     glob_escape,
     report_claim,
 )
-from bot.store.redis_sockets import cluster_class, guard_pool
+from bot.store.redis.sockets import cluster_class, guard_pool
 
 #: the value of the ``layout`` key once older key names were looked for: "2" was one
 #: hash tag for every key, "3" a hash tag per bucket
@@ -41,7 +41,7 @@ LAYOUT = b"3"
 def open_client(url: str, cluster: bool) -> Any:
     """A redis-py client for ``url``: Redis Cluster's (which asks the node named in
     ``url`` for the others at once) if ``cluster``, else one server's; either way
-    with connections that close when an answer is late (:mod:`.redis_sockets`)."""
+    with connections that close when an answer is late (:mod:`.sockets`)."""
     if cluster:
         return redis.RedisCluster.from_url(
             url, connection_class=cluster_class(url), **client_options()
@@ -214,7 +214,7 @@ def count_bound(client: Any, tmpl: str) -> int:
 
 
 class Names(Protocol):
-    """The key names of a store (see :class:`bot.store.redis.RedisStore`)."""
+    """The key names of a store (see :class:`bot.store.redis.store.RedisStore`)."""
 
     prefix: str
     base: str
@@ -227,7 +227,7 @@ def migrate_old_keys(client: Any, store: Names, move: Callable[..., Any]) -> int
     buckets: ``{prefix}game:{id}`` (before hash tags) and ``{prefix}{{tag}}:game:{id}``
     (layout "2": one hash tag), each with its expiry, channel binding and deadline,
     and the finished games kept under layout "2" (see
-    :mod:`bot.store.redis_kept_move`); the number of games moved.  ``move`` is the
+    :mod:`bot.store.redis.kept_move`); the number of games moved.  ``move`` is the
     registered MIGRATE_GAME script.
     Deadlines left in an old sorted set belong to games that are gone, and go with
     it.  Nothing on Redis Cluster: no earlier version ran there (it had no cluster

@@ -23,9 +23,9 @@ from contextlib import contextmanager
 import redis
 import redis.exceptions
 
-from bot.store import redis_ops as ops
 from bot.store.limits import PER_PERSON, TAKEN, TELL_EVERY, Rate, Taken
-from bot.store.redis import RedisStore
+from bot.store.redis import ops
+from bot.store.redis.store import RedisStore
 
 #: a person's list of open games is forgotten this long after their last new game
 OPEN_TTL = 30 * 24 * 3600

@@ -1,7 +1,7 @@
 """What the Redis store needs besides its scripts: reading a game record
 strictly, turning redis-py's exceptions into :class:`StoreError`, checking the
 server's settings for production, and moving games from the key names of
-earlier versions (see :mod:`bot.store.redis`)."""
+earlier versions (see :mod:`bot.store.redis.store`)."""
 
 from __future__ import annotations
 

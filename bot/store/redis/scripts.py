@@ -1,6 +1,6 @@
 """The Lua scripts of the Redis store's games, channels and deadlines, each atomic on the
-server (see :mod:`bot.store.redis`; those of the finished games kept for good:
-:mod:`bot.store.redis_kept_scripts`).
+server (see :mod:`bot.store.redis.store`; those of the finished games kept for good:
+:mod:`bot.store.redis.kept_scripts`).
 
 Every key a script touches starts with the store's ``base`` (which carries
 the hash tag), so all of them hash to one Redis Cluster slot.  A script
@@ -14,7 +14,7 @@ from bot.store.buckets import LUA_BUCKET
 # Shared by the scripts.
 #
 # num(s): s as a finite number if it is written as one (as Python writes a
-# float), else nil.  The Python side (bot.store.redis_ops.number) reads the
+# float), else nil.  The Python side (bot.store.redis.ops.number) reads the
 # same way.
 #
 # state(k, now): what the game hash at k is at time now: 'gone' (no game,

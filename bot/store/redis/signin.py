@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 import redis
 
-from bot.store.redis import RedisStore
-from bot.store.redis_limits import errors
+from bot.store.redis.limits import errors
+from bot.store.redis.store import RedisStore
 from bot.store.signin import GLOBAL, LONGEST, BudgetRates
 
 #: KEYS: calls, failures, the route's hold, the global hold.  ARGV: calls' interval and

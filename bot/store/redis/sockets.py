@@ -11,10 +11,10 @@ connection did in earlier versions), and the default is the library's, not ours.
 :func:`discarding` makes, of any redis-py connection class (plain, SSL, Unix socket,
 Sentinel's), one whose failed read always closes the connection, whatever the
 caller asked.  Every client of the store uses such a class
-(:func:`bot.store.redis_layout.open_client`).  It also tells the thread whether the
+(:func:`bot.store.redis.layout.open_client`).  It also tells the thread whether the
 last command of the store may have been carried out without its answer reaching
 us (:func:`answer_lost`): a write whose answer was lost is sent again with its
-token (see :mod:`bot.store.redis`), one that never left is simply refused.
+token (see :mod:`bot.store.redis.store`), one that never left is simply refused.
 """
 
 from __future__ import annotations

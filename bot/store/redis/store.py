@@ -14,17 +14,17 @@ colons; the bot-wide keys start with ``{prefix}{{{tag}}}:`` (:attr:`RedisStore.b
     {base}layout                       "3": games under older key names were moved
 
 and the finished games kept for good, in their chat's bucket (see
-:mod:`bot.store.redis_kept`).
+:mod:`bot.store.redis.kept`).
 
 Each bucket is its own Redis Cluster hash tag: the buckets spread over the
 cluster's slots and nodes.  A game made by the service has an id in its
 channel's bucket (:func:`bot.store.buckets.new_game_id`), so each script
 touches one slot; on one server any id works (the scripts find a key's bucket
 with the same CRC-32 in Lua).  ``claim_due`` looks over every bucket at once
-(see :func:`bot.store.redis_layout.claim_due`).
+(see :func:`bot.store.redis.layout.claim_due`).
 
 Older layouts (before hash tags; "2", one hash tag) are moved to the buckets
-by the first store opened (see :func:`bot.store.redis_layout.migrate_old_keys`).
+by the first store opened (see :func:`bot.store.redis.layout.migrate_old_keys`).
 
 A game key and its channel key carry the store's ttl as a Redis expiry,
 set on create and renewed by every save (the channel key only while it is
@@ -54,12 +54,11 @@ from collections.abc import Callable
 import redis
 import redis.exceptions
 
-from bot.store import redis_layout as layout
-from bot.store import redis_ops as ops
 from bot.store.base import KEEP, Keep, Kept, Stored, StoreError, damaged
 from bot.store.buckets import bucket
-from bot.store.redis_connection import RedisConnection
-from bot.store.redis_ops import CONNECT_TIMEOUT, SOCKET_TIMEOUT, redact
+from bot.store.redis import layout, ops
+from bot.store.redis.connection import RedisConnection
+from bot.store.redis.ops import CONNECT_TIMEOUT, SOCKET_TIMEOUT, redact
 
 __all__ = ["CONNECT_TIMEOUT", "SOCKET_TIMEOUT", "RedisStore", "redact"]
 

@@ -1,7 +1,7 @@
 """Why SQLite could not write, said the way an operator acts on it: SQLite says
 only "database or disk is full", "attempt to write a readonly database" or "disk
 I/O error"; the disk and the files beside the database say which (see
-:func:`bot.store.sqlite_ops.translate`).
+:func:`bot.store.sqlite.ops.translate`).
 
 Looked at only when a call failed: one ``statvfs`` and a few ``access`` calls."""
 

@@ -1,15 +1,15 @@
 """The turn deadlines of the SQLite store (table ``deadlines``, one row per game):
 claimed for a lease by the worker that plays them, so every worker may look at once;
 the deadline of a game that is gone is dropped, and that of a damaged game (or a
-deadline that is no number) is logged and dropped (see :mod:`bot.store.sqlite`)."""
+deadline that is no number) is logged and dropped (see :mod:`bot.store.sqlite.store`)."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 
-from bot.store import sqlite_ops as ops
 from bot.store.base import DamagedRecord, damaged
+from bot.store.sqlite import ops
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Finished games kept for good in SQLite: the queries behind ``keep``,
-``last_game``, ``entries`` and ``forget`` of :class:`bot.store.sqlite.SqliteStore`
+``last_game``, ``entries`` and ``forget`` of :class:`bot.store.sqlite.store.SqliteStore`
 (see :class:`bot.store.base.Store`; the tables are in
-:mod:`bot.store.sqlite_schema`)::
+:mod:`bot.store.sqlite.schema`)::
 
     kept(key PRIMARY KEY, chat, channel, finished)      one row per kept game
     kept_entries(key, who, entry BLOB)                  its stats, one per seat

@@ -1,7 +1,7 @@
 """What the SQLite store needs besides its queries: checking a path before
 anything is created, reading a row strictly, turning sqlite3's exceptions
 into :class:`StoreError`, and copying a live database (see
-:mod:`bot.store.sqlite`)."""
+:mod:`bot.store.sqlite.store`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import sqlite3
 import stat
 from typing import Any
 
-from bot.store import sqlite_disk as disk
 from bot.store.base import (
     Keep,
     Shown,
@@ -24,6 +23,7 @@ from bot.store.base import (
     failed,
     unavailable,
 )
+from bot.store.sqlite import disk
 
 #: seconds a statement waits for another connection's write lock before failing
 BUSY_TIMEOUT = 1.5

@@ -1,5 +1,5 @@
 """The layout of the SQLite store's file, and opening a file: checked, created for its
-owner alone, and made ready for the layout (see :mod:`bot.store.sqlite`)."""
+owner alone, and made ready for the layout (see :mod:`bot.store.sqlite.store`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sqlite3
 import time
 from contextlib import suppress
 
-from bot.store import sqlite_ops as ops
 from bot.store.base import StoreError
-from bot.store.sqlite_ops import BUSY_TIMEOUT
+from bot.store.sqlite import ops
+from bot.store.sqlite.ops import BUSY_TIMEOUT
 
 #: an older file (without incremental vacuum) up to this size is switched to it at open
 VACUUM_AT_OPEN = 64 * 1024 * 1024

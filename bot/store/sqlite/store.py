@@ -12,7 +12,7 @@ Layout (schema version 3, in ``PRAGMA user_version``)::
           shown BLOB NULL, srev DEFAULT 0)
     deadlines(game_id PRIMARY KEY, due)
     kept, kept_entries, last_games     finished games kept for good, which
-                                       never expire (:mod:`bot.store.sqlite_kept`)
+                                       never expire (:mod:`bot.store.sqlite.kept`)
 
 A channel binding is the ``channel`` column of its game, so it expires and
 is renewed with the game; likewise the adapters' notes are the ``shown``
@@ -32,7 +32,7 @@ one VACUUM when it is opened, if small); each purge that deleted games gives the
 freed pages back.  A call that fails (the disk full, a file that cannot be
 written) writes nothing and leaves no transaction open: the next call works as
 soon as the disk allows, with no restart; its StoreUnavailable says why, in the
-words of :mod:`bot.store.sqlite_disk`, and so does :meth:`SqliteStore.write_trouble`
+words of :mod:`bot.store.sqlite.disk`, and so does :meth:`SqliteStore.write_trouble`
 until a write works again.  :meth:`SqliteStore.backup` copies the live database.
 A row the store cannot read (a revision, expiry or deadline that is not a number,
 data not bytes) is a damaged game: see :class:`bot.store.base.DamagedRecord`."""
@@ -46,13 +46,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bot.store import sqlite_disk as disk
-from bot.store import sqlite_due as due
-from bot.store import sqlite_kept as kept_ops
-from bot.store import sqlite_ops as ops
 from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError
-from bot.store.sqlite_ops import BUSY_TIMEOUT, set_due
-from bot.store.sqlite_schema import SCHEMA_VERSION, connect
+from bot.store.sqlite import disk, due, ops
+from bot.store.sqlite import kept as kept_ops
+from bot.store.sqlite.ops import BUSY_TIMEOUT, set_due
+from bot.store.sqlite.schema import SCHEMA_VERSION, connect
 
 __all__ = ["BUSY_TIMEOUT", "PURGE_EVERY", "SCHEMA_VERSION", "SqliteStore"]
 
@@ -60,9 +58,9 @@ __all__ = ["BUSY_TIMEOUT", "PURGE_EVERY", "SCHEMA_VERSION", "SqliteStore"]
 PURGE_EVERY = 600.0
 
 
-#: the columns ``load`` and ``load_in`` read, for :func:`bot.store.sqlite_ops.read_row`
+#: the columns ``load`` and ``load_in`` read, for :func:`bot.store.sqlite.ops.read_row`
 _GAME = "id, data, rev, shown, srev, expires"
-#: a row the store can read (the rules of :func:`bot.store.sqlite_ops.read_row`)
+#: a row the store can read (the rules of :func:`bot.store.sqlite.ops.read_row`)
 _READABLE = (
     "typeof(rev) = 'integer' AND rev >= 1 AND typeof(data) = 'blob'"
     " AND typeof(srev) = 'integer' AND srev >= 0 AND (shown IS NULL OR typeof(shown) = 'blob')"
@@ -324,7 +322,7 @@ class SqliteStore:
     # -- extras ------------------------------------------------------------
 
     def write_trouble(self) -> str | None:
-        """Why writes fail now, for ``/healthz`` (:func:`bot.store.sqlite_disk.trouble`)."""
+        """Why writes fail now, for ``/healthz`` (:func:`bot.store.sqlite.disk.trouble`)."""
         return disk.trouble(self.path, self._unwritable)
 
     def backup(self, target_path: str) -> None:
