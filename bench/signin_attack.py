@@ -48,12 +48,13 @@ import aiohttp  # noqa: E402
 from bot.app.board import board_routes  # noqa: E402
 from bot.app.web import start_web  # noqa: E402
 from bot.hosting import User  # noqa: E402
+from bot.limits.budget import BudgetRates, CallBudget  # noqa: E402
 from bot.limits.rate import Limiter, LimitSettings  # noqa: E402
 from bot.service.game import GameService  # noqa: E402
 from bot.store import RedisStore  # noqa: E402
 from bot.store.redis.limits import RedisBuckets  # noqa: E402
-from bot.store.redis.signin import RedisBudget, RedisIssued  # noqa: E402
-from bot.store.signin import BudgetRates, digest  # noqa: E402
+from bot.store.redis.signin import RedisHolds, RedisIssued  # noqa: E402
+from bot.store.signin import digest  # noqa: E402
 from bot.web.auth import Keys  # noqa: E402
 from bot.web.board import Board  # noqa: E402
 from bot.web.discord import DiscordLogin, DiscordOAuth  # noqa: E402
@@ -74,7 +75,7 @@ async def worker(store: RedisStore, fake: FakeDiscord) -> tuple[Board, Any]:
         fake.client_secret,
         fake.api_base,
         bot_token=fake.token,
-        budget=RedisBudget.of(store),
+        budget=CallBudget(RedisBuckets.of(store), RedisHolds.of(store)),
         issued=RedisIssued.of(store),
     )
     limiter = Limiter(RedisBuckets.of(store), LimitSettings())
@@ -207,7 +208,7 @@ async def run(args: argparse.Namespace) -> int:
     print(
         f"forged sign-ins: {args.addresses} addresses, {args.seconds:g} s each; budget: "
         f"calls {rates.calls.burst} then {rates.calls.per_second:g}/s, refusals "
-        f"{rates.failures.burst} then {rates.failures.per_second:g}/s"
+        f"{rates.refusals.burst} then {rates.refusals.per_second:g}/s"
     )
     with tempfile.TemporaryDirectory() as tmp:
         proc, redis_url = start_redis(exe, Path(tmp))
@@ -236,7 +237,7 @@ async def run(args: argparse.Namespace) -> int:
                     refused = sum(1 for c in fake.calls if 400 <= c.status < 500)
                     invalid = len(fake.invalid())
                     # the most the budget lets Discord refuse in 10 minutes, whatever is sent
-                    ceiling = rates.failures.burst + 600 * rates.failures.per_second
+                    ceiling = rates.refusals.burst + 600 * rates.refusals.per_second
                     got_in, took = await guest(urls[1], fake, channel, instance)
                     answered = ", ".join(f"{s}: {c}" for s, c in sorted(statuses.items()))
                     print(

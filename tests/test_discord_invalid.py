@@ -5,16 +5,17 @@ well before a tenth of Discord's limit."""
 
 from __future__ import annotations
 
-import aiohttp
+import asyncio
+
 import pytest
 
 from bot.app.health import health_warnings
-from bot.app.web import start_web
 from bot.ops import invalid
 from bot.ops.invalid import LIMIT, WARN_AT, WINDOW, Window, answered, warnings
 from bot.ops.metrics import REGISTRY
 from bot.store import Store
 from tests.helpers.stores import FakeClock
+from tests.helpers.web_server import ask_healthz
 
 
 def total(caller: str) -> float:
@@ -57,20 +58,7 @@ def test_healthz_warns_before_the_count_nears_a_tenth_of_the_limit(
     assert said.startswith(f"{WARN_AT} requests answered 401, 403 or 429 in the last 10 minutes")
     assert "10,000" in said
 
-    async def ask() -> tuple[int, dict[str, object]]:
-        web = await start_web("127.0.0.1", 0, {}, warnings=lambda: health_warnings(sqlite_store))
-        try:
-            async with (
-                aiohttp.ClientSession() as http,
-                http.get(f"http://127.0.0.1:{web.port}/healthz") as r,
-            ):
-                return r.status, await r.json()
-        finally:
-            await web.close()
-
-    import asyncio
-
-    status, body = asyncio.run(ask())
+    status, body = asyncio.run(ask_healthz(lambda: health_warnings(sqlite_store)))
     assert status == 200 and body["warnings"] == {"discord": said}
     clock.advance(WINDOW + 1)  # ten quiet minutes later, the warning is gone
     assert health_warnings(sqlite_store) == {}

@@ -230,10 +230,8 @@ def test_a_failed_read_always_closes_the_connection(own_redis: LocalRedis) -> No
 def test_healthz_warns_of_unconfirmed_writes_and_stays_200(pair: tuple) -> None:
     import asyncio
 
-    import aiohttp
-
     from bot.app.health import store_warnings
-    from bot.app.web import start_web
+    from tests.helpers.web_server import ask_healthz
 
     master, _, replica = pair
     with RedisStore(master.url, prefix="w4:", wait=WaitSettings(timeout_ms=100)) as s:
@@ -245,18 +243,7 @@ def test_healthz_warns_of_unconfirmed_writes_and_stays_200(pair: tuple) -> None:
         finally:
             replica.resume()
 
-        async def ask() -> tuple[int, dict[str, object]]:
-            web = await start_web("127.0.0.1", 0, {}, warnings=lambda: store_warnings(s))
-            try:
-                async with (
-                    aiohttp.ClientSession() as http,
-                    http.get(f"http://127.0.0.1:{web.port}/healthz") as r,
-                ):
-                    return r.status, await r.json()
-            finally:
-                await web.close()
-
-        status, body = asyncio.run(ask())
+        status, body = asyncio.run(ask_healthz(lambda: store_warnings(s)))
         assert status == 200 and body["status"] == "ok"
         warned = body["warnings"]
         assert isinstance(warned, dict)

@@ -21,15 +21,16 @@ import aiohttp
 import pytest
 
 from bot.hosting import User
+from bot.limits.budget import BudgetRates, CallBudget
 from bot.limits.rate import Limiter, LimitSettings
 from bot.ops.metrics import REGISTRY
 from bot.present.buttons import game_button
 from bot.service.game import GameService
 from bot.store import RedisStore, SqliteStore
-from bot.store.limits import Rate
+from bot.store.limits import MemoryBuckets, Rate
 from bot.store.redis.limits import RedisBuckets
-from bot.store.redis.signin import RedisBudget, RedisIssued
-from bot.store.signin import GLOBAL, BudgetRates, MemoryBudget, MemoryIssued, digest
+from bot.store.redis.signin import RedisHolds, RedisIssued
+from bot.store.signin import GLOBAL, MemoryHolds, MemoryIssued, digest
 from bot.web.discord import DiscordLogin, DiscordOAuth
 from bot.web.words import words
 from tests.fakes.discord import FakeDiscord
@@ -148,7 +149,9 @@ async def test_issued_tokens_are_known_to_every_worker_until_they_expire(
         await serve_board(
             service,
             discord=oauth(
-                fake, budget=RedisBudget.of(redis_store), issued=RedisIssued.of(redis_store)
+                fake,
+                budget=CallBudget(RedisBuckets.of(redis_store), RedisHolds.of(redis_store)),
+                issued=RedisIssued.of(redis_store),
             ),
         )
         for _ in range(2)
@@ -188,9 +191,9 @@ def test_what_is_kept_of_a_login_reads_back_and_damage_is_nobody() -> None:
 @pytest.fixture(params=["memory", "redis"])
 def make_budget(request: pytest.FixtureRequest, clock: FakeClock) -> Callable[[BudgetRates], Any]:
     if request.param == "memory":
-        return lambda rates: MemoryBudget(rates, clock)
+        return lambda rates: CallBudget(MemoryBuckets(clock), MemoryHolds(clock), rates)
     store = request.getfixturevalue("redis_store")
-    return lambda rates: RedisBudget.of(store, rates, clock)
+    return lambda rates: CallBudget(RedisBuckets.of(store, clock), RedisHolds.of(store), rates)
 
 
 def test_the_budget_takes_a_call_and_a_refusal_and_gives_the_refusal_back(
@@ -221,7 +224,7 @@ def test_a_hold_stops_its_route_or_every_route(
     make_budget: Callable[[BudgetRates], Any], clock: FakeClock
 ) -> None:
     budget = make_budget(BudgetRates())
-    if isinstance(budget, MemoryBudget):
+    if not budget.shared:
         budget.hold("token", 0.5)
         assert 0.4 < budget.reserve("token") <= 0.5
         assert budget.reserve("me") == 0.0
@@ -363,7 +366,7 @@ async def test_a_flood_from_400_addresses_draws_at_most_100_refusals_in_a_minute
     for _ in range(2):
         auth = oauth(
             fake,
-            budget=RedisBudget.of(redis_store, clock=clock),
+            budget=CallBudget(RedisBuckets.of(redis_store, clock), RedisHolds.of(redis_store)),
             issued=RedisIssued.of(redis_store),
         )
         limiter = Limiter(RedisBuckets.of(redis_store, clock), limits, clock)
@@ -404,7 +407,7 @@ async def test_a_flood_from_400_addresses_draws_at_most_100_refusals_in_a_minute
         if attack == "forged tokens":
             assert fake.calls[before:] == [] and statuses == {401: ADDRESSES * STEPS}
         else:  # the budget was spent: most were turned away with 503, not sent
-            assert len(drawn) >= BudgetRates().failures.burst, statuses
+            assert len(drawn) >= BudgetRates().refusals.burst, statuses
             assert statuses.get(503, 0) > ADDRESSES * STEPS // 2, statuses
         # the open board goes on while the budget is spent: the player rolls
         roll = game_button(game.id, game.version, "roll")
@@ -433,7 +436,7 @@ async def test_the_budget_in_this_process_without_redis(
 ) -> None:
     """The SQLite mode (one process): the budget and the tokens are the process's own,
     with the same bounds."""
-    budget = MemoryBudget(BudgetRates(), clock)
+    budget = CallBudget(MemoryBuckets(clock), MemoryHolds(clock))
     auth = oauth(fake, budget=budget, issued=MemoryIssued(clock))
     service = GameService(SqliteStore(str(tmp_path / "g.sqlite3")))
     served = await serve_board(service, discord=auth)
@@ -444,7 +447,7 @@ async def test_the_budget_in_this_process_without_redis(
         )
         statuses = sorted({a[0] for a in found})
         assert statuses == [401, 503]
-        assert len(refused(fake, before)) == BudgetRates().failures.burst
+        assert len(refused(fake, before)) == BudgetRates().refusals.burst
         # Discord's own 429s among them hold the route as it asked: the page waits
         code = fake.mint_code(777, "Dana")
         status, _ = await again(lambda: exchange(http, served.url, code), clock)
@@ -476,7 +479,9 @@ async def test_a_store_that_does_not_answer_stops_the_sign_in_and_not_discord(
     where = f"redis://:***@127.0.0.1:{port}/0"
     auth = oauth(
         fake,
-        budget=RedisBudget(client, "ludo:{ludo}:", where),
+        budget=CallBudget(
+            RedisBuckets(client, "ludo:{ludo}:", where), RedisHolds(client, "ludo:{ludo}:", where)
+        ),
         issued=RedisIssued(client, "ludo:{ludo}:", where),
     )
     served = await serve_board(GameService(SqliteStore(str(tmp_path / "g.sqlite3"))), discord=auth)
@@ -488,7 +493,7 @@ async def test_a_store_that_does_not_answer_stops_the_sign_in_and_not_discord(
         status, body, retry = await session(http, served.url, "some-token", 1, "i-1")
         assert (status, retry) == (503, "5")
         assert fake.calls == []
-        told = [r.getMessage() for r in caplog.records if "budget" in r.getMessage()]
+        told = [r.getMessage() for r in caplog.records if "sign-in's store" in r.getMessage()]
         assert len(told) == 1 and "hunter2" not in told[0], told
     finally:
         await served.close()

@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from ..limits.rate import Limiter
+from ..limits.budget import CallBudget
+from ..limits.rate import Limiter, shared_parts
 from ..service.game import GameService
 from ..store import RedisStore, Store
-from ..store.redis.signin import RedisBudget, RedisIssued
-from ..store.signin import CallBudget, Issued, MemoryBudget, MemoryIssued
+from ..store.redis.signin import RedisHolds, RedisIssued
+from ..store.signin import Holds, Issued, MemoryHolds, MemoryIssued
 from ..web.auth import Keys
 from ..web.board import Board, Show
 from ..web.discord import DiscordOAuth
@@ -47,13 +48,15 @@ def make_board(
     )
     store = service.store
     if client_id is not None and secret is not None and bot_token:
-        budget, issued = signin_parts(store)
+        holds, issued = signin_parts(store)
+        # the budget's buckets are the rate limits' own (in the store beside the games)
+        buckets = limiter.buckets if limiter is not None else shared_parts(store)[0]
         discord = DiscordOAuth(
             client_id,
             secret,
             settings.discord_api_base,
             bot_token=bot_token,
-            budget=budget,
+            budget=CallBudget(buckets, holds),
             issued=issued,
         )
     redis = store.client if isinstance(store, RedisStore) else None
@@ -69,13 +72,13 @@ def make_board(
     )
 
 
-def signin_parts(store: Store) -> tuple[CallBudget, Issued]:
-    """Where the Discord sign-in keeps its budget and the tokens it issued: in Redis if
-    the games are (every worker shares them), else in this process (the SQLite mode:
-    one process)."""
+def signin_parts(store: Store) -> tuple[Holds, Issued]:
+    """Where the Discord sign-in keeps the waits Discord asked for and the tokens it
+    issued: in Redis if the games are (every worker shares them), else in this process
+    (the SQLite mode: one process)."""
     if isinstance(store, RedisStore):
-        return RedisBudget.of(store), RedisIssued.of(store)
-    return MemoryBudget(), MemoryIssued()
+        return RedisHolds.of(store), RedisIssued.of(store)
+    return MemoryHolds(), MemoryIssued()
 
 
 def board_routes(board: Board) -> list[web.RouteDef]:

@@ -71,6 +71,11 @@ class Buckets(Protocol):
         StoreError."""
         ...
 
+    def refund(self, key: str, rate: Rate) -> None:
+        """A token given back to bucket ``key`` (of ``rate``): what it let through did
+        not count after all.  Raises StoreError."""
+        ...
+
 
 class OpenGames(Protocol):
     """The ids of the games each person opened (a hint: the caller checks each)."""
@@ -88,11 +93,16 @@ class OpenGames(Protocol):
         ...
 
 
+#: a bucket over by less than this is not over (Redis keeps its times to the microsecond)
+TOLERANCE = 1e-6
+
+
 def gcra(tat: float, now: float, rate: Rate) -> tuple[float, float]:
     """A token from a bucket full again at ``tat``: its new ``tat`` if taken, and how
     long to wait for it (0: taken now)."""
     new = max(tat, now) + rate.interval
-    return new, max(0.0, new - now - rate.burst * rate.interval)
+    over = new - now - rate.burst * rate.interval
+    return new, over if over > TOLERANCE else 0.0
 
 
 class MemoryBuckets:
@@ -129,6 +139,17 @@ class MemoryBuckets:
                 self._told[key] = now + TELL_EVERY
                 self._told = _trimmed(self._told, now)
             return Taken(refused, wait, told)
+
+    def refund(self, key: str, rate: Rate) -> None:
+        now = self._clock()
+        with self._lock:
+            tat = self._tat.get(key)
+            if tat is None:
+                return
+            if tat - rate.interval <= now:
+                del self._tat[key]
+            else:
+                self._tat[key] = tat - rate.interval
 
 
 def _trimmed(times: dict[str, float], now: float) -> dict[str, float]:

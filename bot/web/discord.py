@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..hosting import User
+from ..limits.budget import CallBudget
 from ..present.catalog import language_of
-from ..store import StoreError
-from ..store.signin import CallBudget, Issued, MemoryBudget, MemoryIssued, digest
+from ..store.limits import MemoryBuckets
+from ..store.signin import Issued, MemoryHolds, MemoryIssued, digest
 from .discord_calls import Calls, DiscordBusy, NoAnswer
 
 log = logging.getLogger(__name__)
@@ -131,7 +132,7 @@ class DiscordOAuth:
         self._bot_token = bot_token
         self.api_base = (api_base or API_BASE).rstrip("/")
         self.clock = clock
-        self.calls = Calls(budget if budget is not None else MemoryBudget())
+        self.calls = Calls(budget or CallBudget(MemoryBuckets(), MemoryHolds()))
         self.issued = issued if issued is not None else MemoryIssued()
         #: instance id -> what Discord last said of it (oldest first)
         self._instances: OrderedDict[str, Instance] = OrderedDict()
@@ -177,7 +178,9 @@ class DiscordOAuth:
         login = await self._whoami(token)
         lasts = body.get("expires_in")
         seconds = float(lasts) if isinstance(lasts, int | float) and lasts > 0 else TOKEN_SECONDS
-        await self._kept(self.issued.keep, digest(token), login.dumps(), seconds)
+        await self.calls.ask(
+            self.issued.shared, self.issued.keep, digest(token), login.dumps(), seconds
+        )
         return token
 
     async def login(self, token: str) -> DiscordLogin | None:
@@ -185,19 +188,8 @@ class DiscordOAuth:
         bot never issued, or one that expired): Discord is not asked."""
         if not TOKEN.fullmatch(token):
             return None
-        kept = await self._kept(self.issued.find, digest(token))
+        kept = await self.calls.ask(self.issued.shared, self.issued.find, digest(token))
         return DiscordLogin.loads(kept) if isinstance(kept, str) else None
-
-    async def _kept(self, call: Callable[..., object], *args: object) -> object:
-        """``call(*args)`` on the issued tokens (from a thread when in a store); a store
-        that fails makes the sign-in wait (:class:`DiscordBusy`)."""
-        try:
-            if self.issued.shared:
-                return await asyncio.to_thread(call, *args)
-            return call(*args)
-        except StoreError as e:
-            log.warning("the Discord sign-in's tokens cannot be asked: %s", e)
-            raise DiscordBusy(5.0) from None
 
     async def _whoami(self, token: str) -> DiscordLogin:
         """The Discord user a token Discord just gave is of, or :class:`DiscordRefused`."""

@@ -30,9 +30,10 @@ from typing import Any
 
 import aiohttp
 
+from ..limits.budget import CallBudget
 from ..ops.invalid import answered
 from ..store import StoreError
-from ..store.signin import GLOBAL, CallBudget
+from ..store.signin import GLOBAL
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class Calls:
     def __init__(self, budget: CallBudget) -> None:
         self.budget = budget
         self._http: aiohttp.ClientSession | None = None
-        #: the store behind the budget failed at the last ask (told once)
+        #: the store behind the budget or the tokens failed at the last ask (told once)
         self._store_failing = False
         #: a wait Discord asked for was told until then (``time.monotonic``)
         self._told_until = 0.0
@@ -103,7 +104,7 @@ class Calls:
         budget lets it; the body read as JSON for the statuses ``json_when``.  Raises
         :class:`DiscordBusy` (nothing sent, or Discord answered 429: nothing done) or
         :class:`NoAnswer`."""
-        wait = await self._ask(self.budget.reserve, route)
+        wait = await self.ask(self.budget.shared, self.budget.reserve, route)
         if wait > 0:
             raise DiscordBusy(wait)
         status: int | None = None
@@ -117,7 +118,7 @@ class Calls:
                 return Answer(status, body)
         except (aiohttp.ClientError, TimeoutError, ValueError) as e:
             if status is None:  # never answered: Discord refused nothing
-                await self._ask(self.budget.refund)
+                await self.ask(self.budget.shared, self.budget.refund)
             raise NoAnswer(type(e).__name__) from None
 
     async def _settle(
@@ -127,7 +128,7 @@ class Calls:
         waits held; a 429's wait (None: not a 429)."""
         answered(status, "web")
         if not 400 <= status < 500:
-            await self._ask(self.budget.refund)
+            await self.ask(self.budget.shared, self.budget.refund)
         if status == 429:
             given = body.get("retry_after") if isinstance(body, dict) else None
             wait = max(
@@ -139,7 +140,7 @@ class Calls:
             every = headers.get("X-RateLimit-Global", "").lower() == "true" or (
                 isinstance(body, dict) and body.get("global") is True
             )
-            await self._ask(self.budget.hold, GLOBAL if every else route, wait)
+            await self.ask(self.budget.shared, self.budget.hold, GLOBAL if every else route, wait)
             now = time.monotonic()
             if now >= self._told_until:  # once a wait, however many requests met it
                 log.warning(
@@ -152,26 +153,26 @@ class Calls:
         if headers.get("X-RateLimit-Remaining") == "0":
             reset = _seconds(headers.get("X-RateLimit-Reset-After"))
             if reset > 0:
-                await self._ask(self.budget.hold, route, reset)
+                await self.ask(self.budget.shared, self.budget.hold, route, reset)
         return None
 
-    async def _ask(self, call: Any, *args: Any) -> Any:
-        """``call(*args)`` on the budget (from a thread when it is in a store); a store
-        that fails makes the request wait (:class:`DiscordBusy`): Discord is never
-        asked without the budget's leave."""
+    async def ask(self, shared: bool, call: Any, *args: Any) -> Any:
+        """``call(*args)`` on what the sign-in keeps (the budget, the issued tokens; from
+        a thread when ``shared``: kept in a store); a store that fails makes the sign-in
+        wait (:class:`DiscordBusy`): Discord is never asked without the budget's leave."""
         try:
-            if self.budget.shared:
+            if shared:
                 found = await asyncio.to_thread(call, *args)
             else:
                 found = call(*args)
         except StoreError as e:
             if not self._store_failing:
-                log.warning("the Discord sign-in's budget cannot be asked: %s", e)
+                log.warning("the Discord sign-in's store cannot be asked: %s", e)
             self._store_failing = True
             raise DiscordBusy(STORE_WAIT) from None
         if self._store_failing:
             self._store_failing = False
-            log.warning("the Discord sign-in's budget answers again")
+            log.warning("the Discord sign-in's store answers again")
         return found
 
 

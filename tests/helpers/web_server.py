@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,3 +112,17 @@ async def state_at(
         message = await receive(ws, timeout)
         if message["type"] == "state" and message["game"]["rev"] >= rev:
             return message
+
+
+async def ask_healthz(warnings: Callable[[], Mapping[str, str]]) -> tuple[int, dict[str, Any]]:
+    """``GET /healthz`` of the bot's web server run with no checks and ``warnings``: its
+    status and body."""
+    server = await start_web("127.0.0.1", 0, {}, warnings=warnings)
+    try:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"http://127.0.0.1:{server.port}/healthz") as r,
+        ):
+            return r.status, await r.json()
+    finally:
+        await server.close()

@@ -25,22 +25,35 @@ import redis.exceptions
 
 from bot.store.limits import PER_PERSON, TAKEN, TELL_EVERY, Rate, Taken
 from bot.store.redis import ops
+from bot.store.redis.beside import Beside
 from bot.store.redis.store import RedisStore
 
 #: a person's list of open games is forgotten this long after their last new game
 OPEN_TTL = 30 * 24 * 3600
 
+
 #: KEYS: the buckets, then (to tell) their tell keys.  ARGV: the number of buckets, then
 #: per bucket its interval (seconds between tokens) and burst, then TELL_EVERY (ms),
 #: then the time ("": Redis' own).  Returns {refused (0: taken, else the 1-based first
 #: empty bucket), wait (a string of seconds), told (1: that bucket's tell key was free)}.
-TAKE = """
-local n = tonumber(ARGV[1])
-local now = tonumber(ARGV[2 * n + 3])
+def lua_now(arg: str) -> str:
+    """Lua setting ``now`` to the time given in ``arg`` (a script's ARGV), or, given
+    "", to Redis' own clock."""
+    return f"""
+local now = tonumber({arg})
 if not now then
   local t = redis.call('TIME')
   now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 end
+"""
+
+
+#: the times are kept to the microsecond: a bucket over by less than that is not over
+#: (its time was rounded up when it was kept)
+TAKE = (
+    "local n = tonumber(ARGV[1])"
+    + lua_now("ARGV[2 * n + 3]")
+    + """
 local news, refused, wait = {}, 0, 0
 for i = 1, n do
   local interval, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
@@ -48,7 +61,7 @@ for i = 1, n do
   if tat < now then tat = now end
   local new = tat + interval
   local over = new - now - burst * interval
-  if over > 0 then
+  if over > 0.000001 then
     if refused == 0 then refused = i end
     if over > wait then wait = over end
   end
@@ -67,6 +80,23 @@ if #KEYS > n and redis.call('SET', KEYS[n + refused], '1', 'NX', 'PX', ARGV[2 * 
 end
 return {refused, string.format('%.6f', wait), told}
 """
+)
+
+#: KEYS: a bucket.  ARGV: its interval, the time ("": Redis' own).  A token given back.
+REFUND = (
+    lua_now("ARGV[2]")
+    + """
+local tat = tonumber(redis.call('GET', KEYS[1]))
+if not tat then return 0 end
+local new = tat - tonumber(ARGV[1])
+if new <= now then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], string.format('%.6f', new), 'PX', math.ceil((new - now) * 1000) + 1)
+end
+return 1
+"""
+)
 
 
 class RedisBuckets:
@@ -88,6 +118,7 @@ class RedisBuckets:
         #: the time (None: Redis' own, the same for every worker)
         self.clock = clock
         self._take = client.register_script(TAKE)
+        self._refund = client.register_script(REFUND)
 
     @classmethod
     def of(cls, store: RedisStore, clock: Callable[[], float] | None = None) -> RedisBuckets:
@@ -108,18 +139,14 @@ class RedisBuckets:
             refused, wait, told = self._take(keys=keys, args=args)
         return Taken(int(refused), float(wait), bool(told))
 
+    def refund(self, key: str, rate: Rate) -> None:
+        args = [repr(rate.interval), "" if self.clock is None else repr(self.clock())]
+        with errors(self.where):
+            self._refund(keys=[f"{self.base}rl:{key}"], args=args)
 
-class RedisOpenGames:
+
+class RedisOpenGames(Beside):
     """Each person's open games in the Redis of ``client``, under ``base``."""
-
-    def __init__(self, client: redis.Redis, base: str, where: str) -> None:
-        self.client = client
-        self.base = base
-        self.where = where
-
-    @classmethod
-    def of(cls, store: RedisStore) -> RedisOpenGames:
-        return cls(store.client, store.base, store.url)
 
     def _key(self, person: str) -> str:
         return f"{self.base}open:{person}"

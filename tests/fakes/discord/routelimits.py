@@ -54,45 +54,35 @@ class RouteLimits:
     """The rate limits of the sign-in's routes (mixed into the fake)."""
 
     calls: list[RestCall]
+    #: each route's rate: (requests, per seconds)
+    route_rates: dict[str, tuple[int, float]]
+    #: each bucket's window, by name (``route:key``)
+    route_buckets: dict[str, RouteBucket]
+    #: requests made in a bucket before the time its 429 gave
+    route_early: list[RestCall]
 
     def route_limit(self, route: str, limit: int, per: float) -> None:
         """``route`` (``token``, ``me``, ``instance``) takes ``limit`` requests every
         ``per`` seconds from now on."""
-        self._route_rates()[route] = (limit, per)
-        self._route_buckets().clear()
+        self.route_rates[route] = (limit, per)
+        self.route_buckets.clear()
 
     def invalid(self, since: int = 0) -> list[RestCall]:
         """The requests (from ``calls[since]`` on) Discord counts as invalid."""
         return [c for c in self.calls[since:] if c.status in INVALID]
-
-    @property
-    def route_early(self) -> list[RestCall]:
-        """Requests made in a bucket before the time its 429 gave."""
-        early: list[RestCall] = self.__dict__.setdefault("_route_early", [])
-        return early
-
-    def _route_rates(self) -> dict[str, tuple[int, float]]:
-        rates: dict[str, tuple[int, float]] = self.__dict__.setdefault(
-            "_route_rate_table", dict(ROUTE_RATES)
-        )
-        return rates
-
-    def _route_buckets(self) -> dict[str, RouteBucket]:
-        buckets: dict[str, RouteBucket] = self.__dict__.setdefault("_route_bucket_table", {})
-        return buckets
 
     def _route(
         self, request: web.Request, route: str, key: str = ""
     ) -> web.Response | dict[str, str]:
         """A request on ``route`` (its bucket ``key`` within it): its headers to add, or
         the 429 to answer."""
-        limit, per = self._route_rates()[route]
+        limit, per = self.route_rates[route]
         name = f"{route}:{key}"
         now = time.monotonic()
-        bucket = self._route_buckets().get(name)
+        bucket = self.route_buckets.get(name)
         if bucket is None or now >= bucket.began + bucket.per:
             old = bucket
-            bucket = self._route_buckets()[name] = RouteBucket(limit, per, now)
+            bucket = self.route_buckets[name] = RouteBucket(limit, per, now)
             if old is not None:
                 bucket.held, bucket.told = old.held, old.told
         if now < bucket.held:

@@ -31,6 +31,7 @@ from tests.fakes.discord.model import (
     json_response,
 )
 from tests.fakes.discord.places import MISSING_ACCESS
+from tests.fakes.discord.routelimits import ROUTE_RATES, RouteBucket
 
 
 class Server:
@@ -102,6 +103,10 @@ class Server:
         self.oauth_codes: dict[str, dict[str, Any]] = {}
         self.oauth_tokens: dict[str, dict[str, Any]] = {}
         self.token_expiry: dict[str, float] = {}
+        #: the sign-in's routes' rate limits (:mod:`tests.fakes.discord.routelimits`)
+        self.route_rates: dict[str, tuple[int, float]] = dict(ROUTE_RATES)
+        self.route_buckets: dict[str, RouteBucket] = {}
+        self.route_early: list[RestCall] = []
         #: the Activity instances running, by id
         self.instances: dict[str, ActivityInstance] = {}
         #: places reached through interactions only (a user install): channel -> what
