@@ -4,7 +4,7 @@ Every request the live board's sign-in makes (the code exchange, who a fresh tok
 belongs to, an Activity instance) goes through :meth:`Calls.request`:
 
 * it first reserves a call and a possible refusal from the budget every worker shares
-  (:mod:`bot.store.signin`); while the budget is spent, or Discord asked to wait on
+  (:mod:`bot.limits.budget`); while the budget is spent, or Discord asked to wait on
   that route (or on every route), nothing is sent and :class:`DiscordBusy` says how
   long to wait;
 * Discord's answer settles it: a 4xx keeps its refusal in the budget (401, 403 and 429
