@@ -28,6 +28,7 @@ from tests.helpers.discord import (
     CID,
     MOD,
     SUBCOMMANDS,
+    TELL,
     Harness,
     boards,
     check_board,
@@ -101,7 +102,7 @@ async def test_start_syncs_commands_and_keeps_old_buttons_working(
         2,
         3,
     )
-    assert new_opts["timer"]["type"] == 4
+    assert new_opts["timer"]["type"] == 3  # a string: "12h", "3d", "90m", "45s", "60", "off"
     assert [c["value"] for c in new_opts["language"]["choices"]] == languages()
     assert not new_opts["language"].get("required")
     (language,) = subs["language"]["options"]
@@ -153,7 +154,7 @@ async def test_whole_game_with_buttons(h_any: Harness, fake: FakeDiscord) -> Non
     await h.start(seed=11)
     since = len(fake.calls)
     game_id, lobby = await h.lobby(ANA, BEN, computers=2)
-    assert lobby.labels() == LOBBY_LABELS
+    assert lobby.labels() == [*LOBBY_LABELS, TELL]  # and the presser's turns to their DMs
     assert "A computer player (normal) sat down" in lobby.description and "4/4" in lobby.description
     assert lobby.content == "" and lobby.allowed_mentions == {"parse": []}
     assert h.table(game_id) is lobby and fake.public_messages() == [lobby]
@@ -203,7 +204,7 @@ async def test_whole_game_with_slash_commands_and_autocomplete(
 ) -> None:
     await h.start(seed=5)
     since = len(fake.calls)
-    inter, new = await h.command(ANA, "new", rules="italian", pieces_to_win=2, timer=0)
+    inter, new = await h.command(ANA, "new", rules="italian", pieces_to_win=2, timer="0")
     # the command is answered privately; the lobby is a plain message of the channel
     assert inter.callback.type == 4 and inter.callback.data["flags"] & EPHEMERAL
     (lobby,) = [m for m in new if not m.ephemeral]

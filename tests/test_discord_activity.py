@@ -21,9 +21,11 @@ RUI_LOCALE = "pt_BR"
 
 
 def board_row(message: Message) -> list[dict[str, Any]]:
-    """The message's last row of components: the board's button alone."""
+    """The message's row of components below the game's own: the board's button alone
+    (below it only "Tell me my turns")."""
     assert message.components, f"message {message.id} has no buttons"
-    return list(message.components[-1]["components"])
+    rows = [r for r in message.components if r["components"][0]["custom_id"] != "k::on"]
+    return list(rows[-1]["components"])
 
 
 def game_rows(message: Message) -> list[list[str]]:
@@ -109,7 +111,7 @@ async def test_a_forged_board_button_is_refused(h: Harness, fake: FakeDiscord) -
 async def test_without_the_activity_there_is_no_button(h: Harness, fake: FakeDiscord) -> None:
     await h.start(seed=4)
     game_id, lobby = await h.lobby(ANA, BEN)
-    assert not [c for c in fake.messages[lobby.id].custom_ids() if not c.startswith("g:")]
+    assert not [c for c in fake.messages[lobby.id].custom_ids() if c.startswith("b:")]
     # an old table's button, pressed after the Activity was turned off: said privately
     old = fake.plant_message(fake.channel_id, buttons=[[("Open the board", f"b:{game_id}")]])
     inter, (answer,) = await h.press(CID, old, custom_id=f"b:{game_id}")

@@ -25,7 +25,16 @@ from bot.present import Text, refusal_text, say
 from bot.present.after import record_caption, replay_caption
 from bot.store import Store
 from tests.fakes.discord import EPHEMERAL, FakeDiscord, Interaction, Member, Message
-from tests.helpers.discord import ANA, BEN, CID, MOD, Harness, is_replay, play_with_buttons
+from tests.helpers.discord import (
+    ANA,
+    BEN,
+    CID,
+    MOD,
+    Harness,
+    game_ids,
+    is_replay,
+    play_with_buttons,
+)
 from tests.helpers.faults import DownStore
 from tests.helpers.rating_check import expected_told, expected_top
 
@@ -103,7 +112,7 @@ async def finish(
         member = h.on_turn(game_id)
         assert member is not None, "a person must be on turn when the bot waits"
         table = h.table(game_id)
-        await h.press(member, table, custom_id=rng.choice(table.custom_ids()), settle=game_id)
+        await h.press(member, table, custom_id=rng.choice(game_ids(table)), settle=game_id)
     game = h.game(game_id)
     assert game.status == OVER
     return game

@@ -27,7 +27,7 @@ from bot.present.pictures import board_png
 from bot.present.view import prompt
 from renderer import THEMES
 from tests.fakes.discord import EPHEMERAL, FakeDiscord, Member, Message
-from tests.helpers.discord import ANA, BEN, CID, IMAGE_WIDTH, Harness, version_of
+from tests.helpers.discord import ANA, BEN, CID, IMAGE_WIDTH, Harness, game_ids, version_of
 
 pytestmark = pytest.mark.discord
 
@@ -76,7 +76,7 @@ async def test_every_picture_carries_the_board_in_words(h: Harness, fake: FakeDi
         table = h.table(game_id)
         check_alt(h, table, game_id)
         assert presses < 2000, "the game does not end"
-        await h.press(ANA, table, custom_id=rng.choice(table.custom_ids()), settle=game_id)
+        await h.press(ANA, table, custom_id=rng.choice(game_ids(table)), settle=game_id)
         presses += 1
     game = h.game(game_id)
     assert game.status == OVER

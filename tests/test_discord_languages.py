@@ -30,6 +30,7 @@ from tests.helpers.discord import (
     SUBCOMMANDS,
     Harness,
     game_id_of,
+    game_ids,
     is_replay,
 )
 from tests.helpers.languages import english_in, lobby_labels
@@ -53,7 +54,7 @@ async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
     game_id, lobby = await h.lobby(RUI)
     assert h.game(game_id).lang == "pt_BR"
     assert lobby.description.startswith(pt("lobby.opened", host="Rui", rules="classic"))
-    assert lobby.labels() == lobby_labels("pt_BR")
+    assert lobby.labels() == [*lobby_labels("pt_BR"), pt("btn.tell_turns")]
     # Gia may not start Rui's game: told privately, in Italian
     _, new = await h.press(GIA, lobby, pt("btn.start"))
     (told,) = new
@@ -75,7 +76,7 @@ async def test_the_table_speaks_the_openers_language_and_each_asker_their_own(
     member = h.on_turn(game_id)
     assert member is not None and game.state is not None and game.state.phase == "roll"
     colour = next(s.colour for s in game.seats if s.user and s.user.id == str(member.id))
-    assert table.labels() == [pt("btn.roll")]
+    assert table.labels() == [pt("btn.roll"), pt("btn.tell_turns")]
     assert table.description.endswith(pt("turn.roll", who=member.display_name, colour=colour))
     # Gia is not playing: told in Italian
     _, new = await h.press(GIA, table, pt("btn.roll"))
@@ -112,7 +113,7 @@ async def test_a_whole_game_opened_in_a_language_is_told_in_it_from_start_to_end
         member = h.on_turn(game_id)
         assert member is not None
         table = h.table(game_id)
-        await h.press(member, table, custom_id=rng.choice(table.custom_ids()), settle=game_id)
+        await h.press(member, table, custom_id=rng.choice(game_ids(table)), settle=game_id)
     game = h.game(game_id)
     assert game.status == OVER, "the game did not end"
     public = [m for m in fake.messages.values() if not m.ephemeral]  # deleted ones too
@@ -346,7 +347,7 @@ async def test_the_creator_changes_the_language_of_the_table(h: Harness, fake: F
     member = h.on_turn(game_id)
     assert member is not None and game.state is not None and game.state.phase == "roll"
     colour = next(s.colour for s in game.seats if s.user and s.user.id == str(member.id))
-    assert table.labels() == [it("btn.roll")]
+    assert table.labels() == [it("btn.roll"), it("btn.tell_turns")]
     assert table.description.endswith(it("turn.roll", who=member.display_name, colour=colour))
     # the Italian Roll plays on
     await h.press(member, table, it("btn.roll"), settle=game_id)
@@ -371,7 +372,7 @@ async def test_a_game_opened_in_a_chosen_language(h: Harness, fake: FakeDiscord)
         return say(Text(key, params), lang="es")
 
     assert lobby.description.startswith(es("lobby.opened", host="Ana", rules="classic"))
-    assert lobby.labels() == lobby_labels("es")
+    assert lobby.labels() == [*lobby_labels("es"), say(Text("btn.tell_turns"), lang="es")]
     # Gia (Italian) opens an English one in the thread
     thread_game, thread_lobby = await h.lobby(GIA, channel_id=fake.thread_id, language="en")
     assert h.game(thread_game).lang == "en"
@@ -389,9 +390,10 @@ async def test_help_foreign_buttons_and_pieces_in_the_askers_language(
     _, (helped,) = await h.command(GIA, "help")
     # naming the commands as an Italian's Discord shows them
     names = {name: say(Text(f"dc.name.{name}"), lang="it") for name in SUBCOMMANDS}
-    tournaments = say(Text("dc.help.tournament", names), lang="it")
+    helps = [say(Text(key, names), lang="it") for key in ("dc.help", "dc.help.tournament")]
+    corner = say(Text("dc.help.corner", names), lang="it")  # the turns in one's DMs
     assert helped.ephemeral
-    assert helped.content == say(Text("dc.help", names), lang="it") + "\n" + tournaments
+    assert helped.content == "\n".join([*helps, corner])
     alien = fake.plant_message(fake.channel_id, buttons=[[("Poll", "poll:yes")]])
     inter, (answer,) = await h.press(RUI, alien, custom_id="poll:yes")
     assert inter.callback.type == 4 and answer.ephemeral and answer.visible_to == RUI.id

@@ -56,7 +56,7 @@ async def test_a_user_installed_ludo_plays_a_game_in_a_group_dm(
 ) -> None:
     await h.start(seed=4)
     dm = fake.group_dm()
-    inter, _ = await h.command(ANA, "new", channel_id=dm, timer=0)
+    inter, _ = await h.command(ANA, "new", channel_id=dm, timer="off")
     # the table is the command's own answer, for everyone in the group DM
     assert inter.callback.type == 4 and not inter.callback.data.get("flags", 0) & EPHEMERAL
     table = table_of(fake, dm)
@@ -90,7 +90,7 @@ async def test_timers_and_computers_edit_through_the_token_then_continue_after_i
     await h.start(seed=4, clock=clock)
     h.adapter.expiry.clock = clock
     dm = fake.group_dm()
-    await h.command(ANA, "new", channel_id=dm, timer=30)
+    await h.command(ANA, "new", channel_id=dm, timer="30")
     table = table_of(fake, dm)
     game_id = game_id_of(table)
     await h.press(BEN, table, "Join")

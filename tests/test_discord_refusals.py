@@ -19,6 +19,7 @@ from tests.helpers.discord import (
     Harness,
     boards,
     check_board,
+    game_ids,
     user_ids,
     version_of,
 )
@@ -195,7 +196,7 @@ async def play_with_mention_names(h: Harness, fake: FakeDiscord) -> str:
             await h.command(member, "board", settle=game_id)
             msg = fake.latest_with_buttons()
             assert msg is not None
-        await h.press(member, msg, custom_id=rng.choice(msg.custom_ids()), settle=game_id)
+        await h.press(member, msg, custom_id=rng.choice(game_ids(msg)), settle=game_id)
     return game_id
 
 

@@ -13,7 +13,7 @@ import pytest
 from bot.hosting import OVER, PLAYING
 from bot.store import Store
 from tests.fakes.discord import FakeDiscord, Message
-from tests.helpers.discord import ANA, BEN, Harness, tried
+from tests.helpers.discord import ANA, BEN, Harness, game_ids, tried
 
 pytestmark = pytest.mark.discord
 
@@ -75,7 +75,7 @@ async def test_a_double_click_on_every_press_changes_nothing_and_keeps_the_final
         member = h.on_turn(game_id)
         assert member is not None
         (table,) = h.live(fake.channel_id, game_id)
-        custom_id = rng.choice(table.custom_ids())
+        custom_id = rng.choice(game_ids(table))
         before = pings(fake)
         first = await fake.click(member, table, custom_id=custom_id)
         second = await fake.click(member, table, custom_id=custom_id)

@@ -21,7 +21,7 @@ def level_label(level: str, lang: str = "en") -> str:
 async def test_the_level_button_sets_the_level_of_the_computers_added(h: Harness) -> None:
     await h.start(seed=3)
     game_id, lobby = await h.lobby(ANA, BEN, MOD)
-    assert lobby.labels()[-1] == "Level: normal"
+    assert lobby.labels()[-2] == "Level: normal"  # above Tell me my turns
     # Ben is no host: told privately, nothing changes
     _, new = await h.press(BEN, lobby, "Level: normal")
     (told,) = new
@@ -33,7 +33,7 @@ async def test_the_level_button_sets_the_level_of_the_computers_added(h: Harness
     assert h.game(game_id).level == "hard"
     table = h.table(game_id)
     assert "Computer level: hard." in table.description
-    assert table.labels()[-1] == "Level: hard"
+    assert table.labels()[-2] == "Level: hard"
     await h.press(ANA, table, "Add computer", settle=game_id)
     assert "A computer player (hard) sat down." in h.table(game_id).description
     # a moderator may change it too
@@ -65,7 +65,7 @@ async def test_a_game_opened_at_a_level_in_the_openers_language(
     assert expert["name_localizations"]["pt-BR"] == "especialista"
     game_id, lobby = await h.lobby(RUI, level="expert")
     assert h.game(game_id).level == "expert"
-    assert lobby.labels()[-1] == level_label("expert", "pt_BR") == "Nível: especialista"
+    assert lobby.labels()[-2] == level_label("expert", "pt_BR") == "Nível: especialista"
     await h.press(RUI, lobby, "+ Computador", settle=game_id)
     table = h.table(game_id)
     assert "Computador (especialista)" in table.description

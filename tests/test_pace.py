@@ -9,7 +9,7 @@ import uuid
 import pytest
 import redis
 
-from bot.store.pace import Limits
+from bot.store.pace import Limits, MemoryPacer
 from bot.store.redis.pace import RedisPacer
 
 
@@ -58,3 +58,23 @@ def test_without_redis_each_worker_paces_alone_and_says_so_once(
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "this worker alone" in said[0], said
     assert "port" not in said[0] and "1" not in said[0].split(":")[-1]
+
+
+def test_no_second_ever_holds_more_than_the_bots_overall_rate() -> None:
+    """Telegram's 30 messages a second for the whole bot: many private chats asking as
+    fast as they may never get more than 30 calls into any one second."""
+    now = [0.0]
+    pacer = MemoryPacer(Limits(20, 60.0, private=1.0, overall=30), clock=lambda: now[0])
+    granted = []
+    chats = iter(range(1, 10**6))
+    for _ in range(20_000):  # 10 s in steps of half a millisecond
+        if pacer.try_take(next(chats)) == 0:
+            granted.append(now[0])
+        now[0] += 0.0005
+    most, first = 0, 0
+    for last, t in enumerate(granted):
+        while granted[first] <= t - 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    assert 24 <= most <= 30, most
+    assert len(granted) >= 240, "about 25 a second go, steadily"

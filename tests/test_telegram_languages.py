@@ -212,8 +212,8 @@ async def test_help_the_chooser_and_typos_speak_the_askers_language(
     async with running(fake, db, clock, seed=3) as bot:
         for user, lang in ((GIA, "it"), (RUI, "pt_BR"), (EVA, "es"), (ANA, "en")):
             helped = answer(await bot.say(group, user, "/help"))
-            tournaments = say(Text("tg.help.tournament"), lang=lang)
-            assert helped == say(Text("tg.help"), lang=lang) + "\n\n" + tournaments
+            parts = ("tg.help", "tg.help.corner", "tg.help.tournament")
+            assert helped == "\n\n".join(say(Text(key), lang=lang) for key in parts)
         private = fake.private(RUI)
         greeting = answer(await bot.say(private, RUI, "/start"))
         assert greeting == say(Text("tg.greeting"), lang="pt_BR")

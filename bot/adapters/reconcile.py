@@ -160,8 +160,8 @@ def plan(
         if notes.msg and notes.kind == "picture":
             return Plan(post=True, final=notes.msg, remove=stale)
         return Plan(post=True, remove=stale + old)
-    # the turn passed to another person, or a timer ran out on the person on turn
-    passes = turn is not None and (turn != notes.turn or view.nudge)
+    # the turn passed to another person, or the person on turn is reminded (their timer)
+    passes = turn is not None and (turn != notes.turn or view.nudge or view.remind)
     if notes.msg and not fresh and notes.kind == kind and not passes:
         return Plan(edit=notes.msg, remove=stale)
     return Plan(post=True, ping=passes, remove=stale + old)

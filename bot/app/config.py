@@ -16,6 +16,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 from dotenv.parser import parse_stream
 
+from ..hosting import TIMER_RANGE
 from ..limits.rate import LimitSettings
 from ..store import RedisStore, Store, open_store
 from ..store.redis.ops import redact
@@ -49,7 +50,7 @@ class Settings:
     database: str = "ludo.sqlite3"
     #: games untouched this long are forgotten
     game_ttl_days: float = 14.0
-    #: default turn timer in seconds (0: off)
+    #: default turn timer in seconds (0: off; 10 s to 7 days)
     turn_seconds: int = 120
     #: board image width in pixels
     image_size: int = 600
@@ -162,9 +163,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise ConfigError(
             f"REDIS_URL must start with redis://, rediss:// or unix://, not {redact(redis_url)!r}"
         )
-    turn = int(_number(env, "LUDO_TURN_SECONDS", 120, 0, 24 * 3600, whole=True))
-    if 0 < turn < 10:
-        raise ConfigError(f"LUDO_TURN_SECONDS must be 0 (off) or at least 10, not {turn}")
+    low, high = TIMER_RANGE  # 10 s to 7 days
+    turn = int(_number(env, "LUDO_TURN_SECONDS", 120, 0, high, whole=True))
+    if 0 < turn < low:
+        raise ConfigError(f"LUDO_TURN_SECONDS must be 0 (off) or at least {low}, not {turn}")
     webhook = env.get("TELEGRAM_WEBHOOK_URL", "").strip() or None
     if webhook is not None and not webhook.startswith("https://"):
         raise ConfigError(f"TELEGRAM_WEBHOOK_URL must be an https:// address, not {webhook!r}")

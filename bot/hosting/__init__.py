@@ -9,7 +9,6 @@ from .game import ENDED, LOBBY, NORMAL, OVER, PLAYING, SCHEMA, DamagedGame, Game
 from .happened import Fact, Happened, Luck, Note, Refusal
 from .intents import KINDS, Intent, perform
 from .lobby import (
-    TIMER_RANGE,
     add_computer,
     end,
     join,
@@ -19,6 +18,7 @@ from .lobby import (
     set_level,
     start,
 )
+from .slow import TIMER_RANGE
 from .tables import timeout
 from .turns import MAX_TIMEOUTS, move, roll
 

@@ -9,13 +9,14 @@ from typing import Any
 import engine
 from engine import GameState
 
-from . import dice, reading
+from . import dice, reading, slow
 from .seat import FORGOTTEN, NAME_LIMIT, NORMAL, Seat, User, bounded_name
 
 __all__ = ["FORGOTTEN", "NAME_LIMIT", "NORMAL", "Seat", "User", "bounded_name"]
 
-#: version of the stored game format; older ones are migrated in ``_migrate``
-SCHEMA = 1
+#: version of the stored game format; older ones are migrated in ``_migrate``.  2: a turn
+#: timer over a day (a game without one is saved as 1, which older ludo-bots read too)
+SCHEMA = 2
 
 LOBBY, PLAYING, OVER, ENDED = "lobby", "playing", "over", "ended"
 STATUSES = (LOBBY, PLAYING, OVER, ENDED)
@@ -84,6 +85,8 @@ class Game:
     actions: str = ""
     #: Unix time the turn timer runs out (playing), or the lobby closes unstarted
     deadline: float | None = None
+    #: the person on turn was reminded that their slow turn runs out (:mod:`.slow`)
+    reminded: bool = False
     #: what the last board image shows: the last move and roll
     last: dict[str, Any] = field(default_factory=dict)
     created: float = 0.0
@@ -97,6 +100,9 @@ class Game:
     after: str | None = None
     #: how its pictures are drawn: a theme of the renderer (``colourblind``...)
     theme: str = "classic"
+    #: the name of the place its table is in, as the platform gave it when the table
+    #: opened (a group's title), for its players' cards; empty: not known
+    place: str = ""
     #: a rematch: the seat (index) that plays first, the one after the last game's first
     first: int | None = None
     #: a finished game: colour -> (its person's new rating, its change), as the
@@ -114,6 +120,15 @@ class Game:
 
     def __post_init__(self) -> None:
         self.chat = self.chat or self.channel
+
+    @property
+    def due(self) -> float | None:
+        """When the store is to wake this game: its deadline, or before it the reminder
+        of a slow turn (:mod:`.slow`); None: never (a finished game)."""
+        if self.status == PLAYING:
+            remind = slow.reminder_at(self.timer, self.deadline, self.reminded)
+            return self.deadline if remind is None else remind
+        return self.deadline if self.status == LOBBY else None
 
     def learn_chat(self, told: str) -> bool:
         """A table whose chat was known only in part learns the rest: ``chat`` is then
@@ -190,7 +205,7 @@ class Game:
 
     def to_bytes(self) -> bytes:
         d: dict[str, Any] = {
-            "schema": SCHEMA,
+            "schema": SCHEMA if self.timer > slow.OLD_LONGEST else 1,
             "id": self.id,
             "chan": self.channel,
             "rules": self.rules,
@@ -210,6 +225,8 @@ class Game:
             d["start"] = self.start
         if self.deadline is not None:
             d["due"] = round(self.deadline, 3)
+        if self.reminded:
+            d["rmd"] = 1
         if self.last:
             d["last"] = self.last
         if self.lang != "en":
@@ -222,6 +239,8 @@ class Game:
             d["after"] = self.after
         if self.theme != "classic":
             d["theme"] = self.theme
+        if self.place:
+            d["place"] = self.place
         if self.first is not None:
             d["first"] = self.first
         if self.level != NORMAL:
@@ -275,7 +294,7 @@ class Game:
             rules=rules,
             options=chosen.overrides(),
             creator=User(*reading.person(d.get("by"), "by")),
-            timer=reading.whole(d.get("timer", 0), 0, 24 * 3600, "timer"),
+            timer=reading.whole(d.get("timer", 0), 0, slow.TIMER_RANGE[1], "timer"),
             auto_move=reading.flag(d.get("auto", True), "auto"),
             lang=reading.language(d.get("lang", "en")),
             level=reading.level(d.get("lvl", NORMAL), "lvl"),
@@ -286,6 +305,7 @@ class Game:
             start=reading.start(d.get("start"), colours),
             actions=reading.actions(d.get("acts", "")),
             deadline=reading.number(d["due"], "due") if d.get("due") is not None else None,
+            reminded=reading.flag(d.get("rmd", False), "rmd"),
             last=reading.last(d.get("last"), colours),
             created=reading.number(d.get("t0", 0.0), "t0"),
             seed=_seed(d.get("seed")),
@@ -293,6 +313,7 @@ class Game:
             after=reading.text(d["after"], "after", limit=200) if d.get("after") else None,
             first=reading.whole(d["first"], 0, 3, "first") if d.get("first") is not None else None,
             theme=reading.word(d.get("theme", "classic"), "theme"),
+            place=reading.text(d.get("place", ""), "place", empty=True, limit=NAME_LIMIT * 2),
             rated=reading.rated(d.get("rt", {}), colours),
             season=reading.season(d["ss"]) if d.get("ss") is not None else None,
             tour=reading.tour(d["tr"]) if d.get("tr") is not None else None,
@@ -325,8 +346,8 @@ def _what_is_left(d: Any, data: bytes) -> tuple[str | None, str | None]:
 def _migrate(d: dict[str, Any]) -> dict[str, Any]:
     """Bring an older stored game up to :data:`SCHEMA`, or refuse it."""
     schema = d.get("schema")
-    if schema == SCHEMA and not isinstance(schema, bool):
-        return d
+    if schema in (1, SCHEMA) and not isinstance(schema, bool):
+        return d  # 1: the same, without a timer over a day
     if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
         raise DamagedGame(
             f"saved by a newer ludo-bot (format {schema}; this one reads {SCHEMA})", newer=True

@@ -47,6 +47,9 @@ class Happened:
     #: who asked (None: a timer)
     by: User | None = None
     facts: list[Fact] = field(default_factory=list)
+    #: a slow turn's reminder: nothing moved, the person on turn is to be reminded that
+    #: a quarter of their time is left (:mod:`.slow`)
+    reminder: bool = False
 
     def note(self, key: str, **params: Any) -> None:
         self.facts.append(Note(key, params))

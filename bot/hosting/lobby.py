@@ -20,10 +20,8 @@ from .checks import (
 )
 from .game import ENDED, LOBBY, NORMAL, PLAYING, Game, Seat, User
 from .happened import Happened, Luck, Refusal
+from .slow import TIMER_RANGE
 from .turns import advance, finish
-
-#: the turn timer, when on, is this many seconds at least and at most
-TIMER_RANGE = (10, 24 * 3600)
 
 
 def open_game(

@@ -61,6 +61,7 @@ def rematch_of(
         chat=old.chat,
         after=old.id,
         theme=old.theme,
+        place=old.place,
         first=(before + 1) % len(seats) if before is not None else None,
     )
 

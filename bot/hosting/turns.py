@@ -6,7 +6,7 @@ import engine
 from engine import GameState, LudoError
 
 from ..players.loop import Action, Decide, Step, play, play_on
-from . import dice
+from . import dice, slow
 from .checks import need, pass_host, your_turn
 from .game import ENDED, LOBBY, OVER, PLAYING, Game, User, encode_action
 from .happened import Happened, Luck, Refusal
@@ -59,7 +59,8 @@ def move(game: Game, user: User, piece: int, luck: Luck, happened: Happened) -> 
 def timeout(game: Game, luck: Luck, happened: Happened) -> None:
     """The game's deadline passed: a lobby nobody started closes (see
     :func:`bot.hosting.open_game`); in a game, the turn timer ran out, and the
-    computer plays the turn (and, the third time, the seat)."""
+    computer plays the turn (and, the third time, the seat).  Before that, in a slow
+    turn, its reminder came due: the person on turn is reminded, once (nothing moves)."""
     if game.status == LOBBY:
         if game.deadline is None or game.deadline > luck.now:
             raise Refusal("timer.not_due")
@@ -68,9 +69,17 @@ def timeout(game: Game, luck: Luck, happened: Happened) -> None:
         happened.note("lobby.expired", count=minutes)
         return
     seat = game.on_turn()
-    if game.deadline is None or game.deadline > luck.now or seat is None or seat.user is None:
+    if game.deadline is None or seat is None or seat.user is None:
         raise Refusal("timer.not_due")  # someone acted in time: nothing to do
     name, colour = seat.user.name, seat.colour
+    if game.deadline > luck.now:
+        remind = slow.reminder_at(game.timer, game.deadline, game.reminded)
+        if remind is None or remind > luck.now:
+            raise Refusal("timer.not_due")  # acted in time, or reminded already
+        game.reminded = happened.reminder = True  # the buttons stay: same version
+        left = round(game.deadline - luck.now)
+        happened.note("remind.turn", who=name, colour=colour, left=left)
+        return
     seat.timeouts += 1
     happened.note("timer.expired", who=name, colour=colour)
     if seat.timeouts >= MAX_TIMEOUTS:
@@ -108,6 +117,7 @@ def advance(game: Game, luck: Luck, happened: Happened) -> None:
             game.deadline = luck.now + game.timer
         else:
             game.deadline = None
+        game.reminded = False  # a new deadline: its own reminder, if slow
 
 
 def act(game: Game, action: Action, happened: Happened) -> None:
@@ -157,6 +167,7 @@ def level_of(game: Game, colour: str) -> str:
 def _finish(game: Game, status: str) -> None:
     game.status = status
     game.deadline = None
+    game.reminded = False
     game.version += 1
 
 

@@ -56,7 +56,7 @@ class Quotas:
             self.games.drop(person, gone)
             if len(ids) - len(gone) >= limit:
                 return Refusal("refuse.too_many_games", count=len(ids) - len(gone))
-        if not self.store.create(game.id, game.to_bytes(), channel=channel, due=game.deadline):
+        if not self.store.create(game.id, game.to_bytes(), channel=channel, due=game.due):
             return False
         game.rev = 1
         if limit:

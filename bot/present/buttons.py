@@ -119,3 +119,34 @@ def parse_tour_press(data: object) -> TourPress | None:
     """The press a tournament's button data asks for, or None (not one, or malformed)."""
     m = _TOUR.fullmatch(data) if isinstance(data, str) else None
     return TourPress(m.group(1), int(m.group(2)), TOUR_ACTIONS[m.group(3)]) if m else None
+
+
+#: what a corner's button asks: mute a game's cards, bring a game's card, join a game a
+#: chat's note told of, turn the cards on (Discord's "Tell me my turns")
+CORNER_ACTIONS = ("mute", "card", "join", "on")
+_CORNER = re.compile(r"k:([0-9a-f]{8})?:([a-z]{1,8})")
+
+
+@dataclass(frozen=True)
+class CornerPress:
+    """A press of a button of a person's corner: what it asks, of which game (if any)."""
+
+    what: str
+    game_id: str = ""
+
+
+def corner_button(what: str, game_id: str = "") -> str:
+    """The data of a corner's button doing ``what`` (of game ``game_id``)."""
+    assert what in CORNER_ACTIONS, what
+    return f"k:{game_id}:{what}"
+
+
+def parse_corner(data: object) -> CornerPress | None:
+    """The press a corner's button data asks for, or None (not one, or malformed)."""
+    m = _CORNER.fullmatch(data) if isinstance(data, str) else None
+    if m is None or m.group(2) not in CORNER_ACTIONS:
+        return None
+    game_id = m.group(1) or ""
+    if (m.group(2) == "on") != (not game_id):
+        return None
+    return CornerPress(m.group(2), game_id)

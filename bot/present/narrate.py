@@ -15,6 +15,7 @@ from engine import HOME, Event, Move
 from ..hosting import Fact, Game, Note
 from ..hosting.dice import commitment
 from .text import Text
+from .timer import time_left
 
 
 @overload
@@ -222,6 +223,8 @@ def _note_text(game: Game, note: Note) -> Text:
         params = {"rules": game.rules, "players": seating(game)}
     elif isinstance(params.get("level"), str):
         params["level"] = Text(f"level.{params['level']}")  # "expert", in words
+    if note.key == "remind.turn":
+        params["left"] = time_left(params.get("left", 0))  # "3 hours", in words
     if note.key == "game.start_rolls":
         params["rolls"] = tuple(
             Text("who.rolled", {"who": name_of(game, c), "die": d}) for c, d in params["rolls"]

@@ -24,6 +24,7 @@ from .levels import computer_name, level_choices, level_name, next_level
 from .narrate import mark, name_of, narrate, one_of, seating, together
 from .pictures import board_png, standings_png
 from .text import Button, Text, echoed
+from .timer import bad_timer, per_turn
 from .toast import toast_lines
 from .wording import MESSAGES
 
@@ -56,6 +57,9 @@ class TableView:
     toast: tuple[Text, ...] = ()
     #: the person on turn let their time run out: remind them (a new message notifies)
     nudge: bool = False
+    #: a slow turn's reminder: a quarter of the person on turn's time is left, and
+    #: nothing moved (:attr:`bot.hosting.Happened.reminder`)
+    remind: bool = False
     #: the people the message calls by name (a tournament's table calling its players)
     call: tuple[User, ...] = ()
     #: the language of the table
@@ -173,6 +177,7 @@ def table_view(
         size=size,
         toast=toast_lines(game, happened),
         nudge=turn is not None and happened is not None and _timed_out(happened),
+        remind=turn is not None and happened is not None and happened.reminder,
         lang=lang or game.lang,
     )
 
@@ -203,7 +208,7 @@ def lobby_status(game: Game) -> Text:
             "players": names,
             "count": len(game.seats),
             "max": opts.max_players,
-            "timer": game.timer,
+            "timer": per_turn(game.timer),  # "2 minutes per turn"
         },
     )
 
@@ -212,7 +217,8 @@ def status_lines(game: Game) -> list[Text]:
     """A short text: the lobby, or the players, the timer and whose turn it is."""
     if game.status == LOBBY:
         return [lobby_status(game)]
-    line = Text("game.status", {"rules": game.rules, "players": seating(game), "timer": game.timer})
+    facts = {"rules": game.rules, "players": seating(game), "timer": per_turn(game.timer)}
+    line = Text("game.status", facts)
     return [line, prompt(game)] if game.status == PLAYING else [line]
 
 
@@ -297,6 +303,8 @@ def refusal_text(refusal: Refusal, game: Game | None = None) -> Text:
         return Text(key if key in MESSAGES else "illegal.other", params)
     if refusal.key == "refuse.bad_rules":
         return rules_error(params)
+    if refusal.key == "refuse.bad_timer":
+        return bad_timer()  # the range in words
     if refusal.key == "refuse.bad_level":
         params["levels"] = level_choices()
     if refusal.key == "refuse.bad_language":

@@ -37,8 +37,9 @@ from ..hosting import Game, Happened, Intent, Refusal, User
 from ..hosting.dice import secure_die
 from ..limits.quotas import Quotas
 from ..players import Policy, player_for
-from ..store import Shown, Store
+from ..store import Shown, Store, corners_of
 from .after import AfterGame
+from .corners import Corners
 from .faults import Guard
 from .listeners import Listeners
 from .loading import Chance, read
@@ -77,8 +78,10 @@ class GameService:
         self.guard = Guard(store)
         self.outage = self.guard.outage
         self.quotas = quotas or Quotas(store)
+        #: each person's corner: their settings, the cards of their games
+        self.corners = Corners(store, corners_of(store), self.guard)
         #: finished games kept for good: stats, each channel's last game
-        self.records = Records(store, self.outage, self.quotas.counted)
+        self.records = Records(store, self.outage, self.quotas.counted, self.corners.forget)
         #: the collaborators, one job each: who is told of saves, the lobby, what happens
         #: after a game, playing a turn
         self.told = Listeners()
@@ -86,6 +89,7 @@ class GameService:
         self.listeners = self.told.saved
         #: told each finished game once saved and kept (may add to its ``news``)
         self.finished = self.told.finished
+        self.told.games.append(self.corners.seated)
         self.lobby = Lobby(
             store,
             self.guard,
@@ -127,10 +131,12 @@ class GameService:
         chat: str = "",
         theme: str = "classic",
         level: str = "normal",
+        place: str = "",
     ) -> Outcome:
         """Open a lobby in ``channel`` with ``user`` in the first seat; its table speaks
         ``lang``, its computers play at ``level``; its results count in ``chat`` (the
-        channel if not given).  A damaged game still bound to ``channel`` is let go first."""
+        channel if not given); ``place``: the chat's name, for the players' cards.  A
+        damaged game still bound to ``channel`` is let go first."""
         return self.lobby.open(
             channel,
             user,
@@ -142,6 +148,7 @@ class GameService:
             chat=chat,
             theme=theme,
             level=level,
+            place=place,
         )
 
     def rematch(self, channel: str, user: User, game_id: str | None = None) -> Outcome:
@@ -165,6 +172,21 @@ class GameService:
         if intent.kind == "rematch":
             return self.rematch(channel, user, game_id)
         return self.turns.press(channel, user, game_id, version, intent, chat)
+
+    def press_card(self, user: User, game_id: str, version: int, intent: Intent) -> Outcome:
+        """A button of game ``game_id`` at ``version`` pressed on ``user``'s card in their
+        private chat: the same press as on the table, wherever that is (``user`` must sit
+        at it); Rematch opens the next game at the table's place.  A game no longer kept
+        is over."""
+        if intent.kind == "rematch":
+            game = self.get(game_id)
+            if game is None or not any(user.same(s.user) for s in game.seats):
+                return Outcome(None, refusal=Refusal("refuse.not_seated"))
+            return self.rematch(game.channel, user, game_id)
+        outcome = self.turns.press_card(user, game_id, version, intent)
+        if outcome.refusal is not None and outcome.refusal.key == "refuse.no_game":
+            return Outcome(None, refusal=Refusal("refuse.game_over"))  # a card outlived it
+        return outcome
 
     def fire_due(self, now: float | None = None) -> list[Outcome]:
         """Play the turns whose timer ran out and close the lobbies nobody started (see

@@ -20,6 +20,8 @@ class Listeners:
         self.saved: list[Callable[[str, str, int], None]] = []
         #: told each finished game once saved and kept (may add to its ``news``)
         self.finished: list[Callable[[Game], None]] = []
+        #: told every game saved or created, itself (in the saving thread)
+        self.games: list[Callable[[Game], None]] = []
 
     def changed(self, game: Game) -> None:
         """``game`` was saved, or created: every listener is told; one failing is logged
@@ -27,6 +29,11 @@ class Listeners:
         for listener in self.saved:
             try:
                 listener(game.id, game.channel, game.rev)
+            except Exception:
+                log.exception("a listener of game %s failed", game.id)
+        for told in self.games:
+            try:
+                told(game)
             except Exception:
                 log.exception("a listener of game %s failed", game.id)
 

@@ -12,6 +12,7 @@ from typing import Any
 from renderer import THEMES
 
 from ..hosting import LOBBY, PLAYING, Game, Happened, Note, Refusal, User, open_game
+from ..hosting.seat import bounded_name
 from ..limits.quotas import Quotas
 from ..store import Store, new_game_id
 from ..store.base import DamagedRecord
@@ -54,6 +55,7 @@ class Lobby:
         chat: str,
         theme: str,
         level: str,
+        place: str = "",
     ) -> Outcome:
         """A lobby in ``channel`` with ``user`` in the first seat (see
         :meth:`bot.service.game.GameService.open`)."""
@@ -76,7 +78,7 @@ class Lobby:
             return Outcome(None, refusal=r)
         if theme not in THEMES:
             return Outcome(None, refusal=Refusal("refuse.bad_theme", choices=tuple(THEMES)))
-        game.chat, game.theme = chat or channel, theme
+        game.chat, game.theme, game.place = chat or channel, theme, bounded_name(place)
         return self.guard.request(lambda: self._open(game, channel, user), channel)
 
     def _open(self, game: Game, channel: str, user: User) -> Outcome:

@@ -24,7 +24,8 @@ from ..hosting.rating import Ratings, games, rate_games, ratings
 from ..hosting.results import entries, person_key
 from ..hosting.seasons import Season, season_told, seasons
 from ..hosting.tally import Tally, tally
-from ..store import DamagedRecord, Kept, Store, StoreError
+from ..store import DamagedRecord, Kept, Store, StoreError, corners_of
+from .corners import forget_corner
 from .faults import Outage
 from .outcome import STORE_DOWN
 
@@ -43,9 +44,13 @@ class Records:
         store: Store,
         outage: Outage,
         counted: Callable[[Game, dict[str, bytes]], dict[str, bytes]] | None = None,
+        forget_corner: Callable[[str], None] | None = None,
     ) -> None:
+        """``forget_corner``: erases a person's corner (their settings, their seats) when
+        they are forgotten (None: the store's own corners)."""
         self.store = store
         self.outage = outage
+        self.forget_corner = forget_corner
         #: the stats entries of a finished game that count (the quotas: :mod:`bot.limits.quotas`)
         self.counted = counted or (lambda game, entries: entries)
         #: the latest ratings across each platform's chats: (when, ratings)
@@ -179,6 +184,10 @@ class Records:
             return game.to_bytes()
 
         count = self.store.forget(person, scrub)
+        if self.forget_corner is not None:
+            self.forget_corner(person)
+        else:
+            forget_corner(corners_of(self.store), person)
         for game in games:  # the finished game itself, while the store keeps it
             try:
                 stored = self.store.load(game.id)

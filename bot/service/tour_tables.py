@@ -103,7 +103,7 @@ class TourTables:
     def _create(self, t: Tournament, game_id: str, table: tour.Table) -> Outcome | None:
         seed = self.service.chance.seed()
         game = table_game(t, table, game_id, self.service.clock(), seed)
-        if not self.store.create(game.id, game.to_bytes(), channel=game.channel, due=game.deadline):
+        if not self.store.create(game.id, game.to_bytes(), channel=game.channel, due=game.due):
             return None  # the room has another game: opened when it is free
         game.rev = 1
         self.service.changed(game)  # the live board learns of it as of any game

@@ -72,6 +72,16 @@ class Turns:
             channel,
         )
 
+    def press_card(self, user: User, game_id: str, version: int, intent: Intent) -> Outcome:
+        """A button of game ``game_id`` at ``version`` pressed on ``user``'s card in their
+        corner: a press on the game, wherever its table is, by a person seated at it."""
+        return self.guard.request(
+            lambda: self._mutate(
+                lambda: self.store.load(game_id), None, user, intent, version, game_id
+            ),
+            game_id,
+        )
+
     def fire_due(self, now: float | None = None) -> list[Outcome]:
         """Play the turns whose timer ran out and close the lobbies nobody started;
         one outcome per game that changed (or was damaged: see :attr:`Outcome.freed`).
@@ -118,11 +128,12 @@ class Turns:
             try:
                 step(game, timeout, game, self.chance.luck(now), happened)
             except Refusal:
-                # someone acted in time: the deadline follows the saved game
-                if game.deadline is None or game.status not in (LOBBY, PLAYING):
+                # someone acted in time (or was reminded): the deadline follows the saved game
+                due = game.due
+                if due is None:
                     self.store.unschedule(game_id)
                 else:
-                    self.store.schedule(game_id, game.deadline)
+                    self.store.schedule(game_id, due)
                 return None
             if self.save(game):
                 return Outcome(game, happened, shown=stored.shown)
@@ -131,7 +142,7 @@ class Turns:
     def _mutate(
         self,
         load: Callable[[], Stored | None],
-        channel: str,
+        channel: str | None,
         user: User,
         intent: Intent,
         version: int | None = None,
@@ -145,7 +156,10 @@ class Turns:
             except Refusal as r:
                 return Outcome(None, refusal=r)
             if version is not None:
-                if game.channel != channel:
+                if channel is None:  # a card's press: the game's own table, if seated there
+                    if not any(user.same(s.user) for s in game.seats):
+                        return Outcome(None, refusal=Refusal("refuse.not_seated"))
+                elif game.channel != channel:
                     return Outcome(None, refusal=Refusal("refuse.bad_button"))
                 if game.status not in (LOBBY, PLAYING):
                     return Outcome(game, refusal=Refusal("refuse.game_over"), shown=stored.shown)
@@ -165,7 +179,7 @@ class Turns:
     def save(self, game: Game) -> bool:
         """Compare-and-set ``game`` (False: someone saved it first); a finished game is
         kept and told to the listeners of finished games, every save to the listeners."""
-        due = game.deadline if game.status in (LOBBY, PLAYING) else None
+        due = game.due  # the deadline, or a slow turn's reminder before it
         finished = game.status in (OVER, ENDED)
         if not self.store.save(game.id, game.to_bytes(), game.rev, due=due, release=finished):
             return False

@@ -17,12 +17,16 @@ from bot.store.base import (
     StoreUnavailable,
 )
 from bot.store.buckets import new_game_id
+from bot.store.corners import Corners, MemoryCorners
+from bot.store.redis.corners import RedisCorners
 from bot.store.redis.store import RedisStore
+from bot.store.sqlite.corners import SqliteCorners
 from bot.store.sqlite.store import SqliteStore
 
 __all__ = [
     "DEFAULT_TTL",
     "KEEP",
+    "Corners",
     "DamagedRecord",
     "Keep",
     "Kept",
@@ -33,6 +37,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "Stored",
+    "corners_of",
     "new_game_id",
     "open_store",
 ]
@@ -46,3 +51,13 @@ def open_store(redis_url: str | None, sqlite_path: str, ttl: float = DEFAULT_TTL
     if redis_url:
         return RedisStore(redis_url, ttl=ttl)
     return SqliteStore(sqlite_path, ttl=ttl)
+
+
+def corners_of(store: Store) -> Corners:
+    """Each person's corner, kept beside the games of ``store``: in its Redis (every
+    worker shares them) or its SQLite file; in this process for any other store."""
+    if isinstance(store, RedisStore):
+        return RedisCorners.of(store)
+    if isinstance(store, SqliteStore):
+        return SqliteCorners(store)
+    return MemoryCorners()

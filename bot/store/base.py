@@ -14,6 +14,7 @@ of the notes (``save_shown``).
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Protocol
@@ -25,6 +26,9 @@ Scrub = Callable[[bytes], bytes | None]
 
 #: abandoned games (and their channel bindings) expire after this long without a save
 DEFAULT_TTL = 14 * 24 * 3600.0
+#: the most a deadline keeps a game beyond its ttl (none the bot sets is so far: a turn
+#: timer is at most 7 days, a lobby's wait minutes)
+LONGEST_WAIT = 366 * 24 * 3600.0
 
 
 class Keep(enum.Enum):
@@ -40,6 +44,16 @@ class Keep(enum.Enum):
 #: ``due=None`` removes it and a number sets it.  The default exists for
 #: callers written before ``save`` took a deadline; new code should pass one.
 KEEP: Final = Keep.KEEP
+
+
+def lifetime(ttl: float, now: float, due: float | Keep | None) -> float:
+    """How long a game created or saved at ``now`` with the deadline ``due`` is kept:
+    ``ttl`` from then, or from its deadline if that is later, so that a slow game that
+    waits days for a move is never dropped before its deadline (and lives ``ttl`` after
+    it, as long as after a save); a deadline counts at most :data:`LONGEST_WAIT` ahead."""
+    if due is None or isinstance(due, Keep) or not math.isfinite(due):
+        return ttl
+    return ttl + min(max(0.0, float(due) - now), LONGEST_WAIT)
 
 
 @dataclass(frozen=True)
@@ -146,13 +160,15 @@ def failed(message: str) -> StoreError:
 class Store(Protocol):
     """What the game service needs from a store.  Every method is atomic.
 
-    Expiry: a game not saved for ``ttl`` seconds (by the store's clock) is
-    gone, and with it its notes, its channel binding and its deadline:
-    ``load``, ``load_in`` and ``channel_game`` no longer see it, ``save``
-    and ``save_shown`` refuse it, ``claim_due`` never returns it, and its id
-    and channel can be used again (a new game with the same id starts
-    without notes).  Loading does not renew a game; ``create`` and ``save``
-    do, ``save_shown`` does not.
+    Expiry: a game is gone ``ttl`` seconds (by the store's clock) after its
+    last create or save, or after the deadline that set, if that is later
+    (:func:`lifetime`: a slow game waiting days for a move stays; a save that
+    keeps the deadline, :data:`KEEP`, never shortens the expiry).  With it go
+    its notes, its channel binding and its deadline: ``load``, ``load_in`` and
+    ``channel_game`` no longer see it, ``save`` and ``save_shown`` refuse it,
+    ``claim_due`` never returns it, and its id and channel can be used again (a
+    new game with the same id starts without notes).  Loading does not renew a
+    game; ``create`` and ``save`` do, ``save_shown`` does not.
 
     Failures to reach or use the store raise :class:`StoreError`, never an
     exception of the underlying client: :class:`StoreUnavailable` when it

@@ -21,7 +21,6 @@ so that every worker together keeps the limits.
 
 from __future__ import annotations
 
-import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -75,10 +74,16 @@ class Limits:
         return self.private, self.burst
 
     def bot_pace(self) -> tuple[float, int]:
-        """(interval, burst) of the bot-wide pace (interval 0: no limit)."""
+        """(interval, burst) of the bot-wide pace (interval 0: no limit).  As a group's:
+        no second ever holds more than ``overall`` calls, however they fall (with the
+        same margin: a call reaches Telegram a moment after it leaves)."""
         if self.overall <= 0:
             return 0.0, 1
-        return 1.0 / self.overall, max(1, math.ceil(self.overall / 6))
+        if self.overall < 2:  # a slow pace: one at a time
+            return 1.0 / self.overall, 1
+        rate = int(self.overall)
+        burst = max(1, min(self.burst, rate // 2))
+        return (1.0 + min(1.0, 1.0 / 10)) / (rate - burst + 1), burst
 
 
 def gcra(tat: float | None, now: float, interval: float, burst: int) -> tuple[float, float]:

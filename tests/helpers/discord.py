@@ -66,9 +66,19 @@ SUBCOMMANDS = {
     "replay",
     "record",
     "tournament",
+    "notify",
+    "games",
 }
+#: the button under a lobby and a table that turns on the presser's cards in their DMs
+TELL = "Tell me my turns"
 #: the width of the boards (small, quick to draw; still real PNGs from the renderer)
 IMAGE_WIDTH = 600
+
+
+def game_ids(message: Message) -> list[str]:
+    """The custom ids of the game's own buttons on ``message`` (not "Tell me my turns",
+    nor "Open the board")."""
+    return [c for c in message.custom_ids() if c.startswith("g:")]
 
 
 def game_id_of(message: Message) -> str:
@@ -118,10 +128,19 @@ class Harness:
         return DiscordSettings(**kw)
 
     def make(
-        self, store: Store | None = None, *, seed: int = 1, clock: Any = None, **settings: Any
+        self,
+        store: Store | None = None,
+        *,
+        seed: int = 1,
+        clock: Any = None,
+        draw: Callable[[int], int] | None = None,
+        **settings: Any,
     ) -> DiscordAdapter:
+        """An adapter over ``store`` (the harness's); ``draw``: who starts a game (a
+        draw of 0..n-1; random if None)."""
         dice = None if self.fair_dice else Dice(seed)
-        svc = GameService(store or self.store, dice=dice, clock=clock or time.time)
+        drawn = {"draw": draw} if draw is not None else {}
+        svc = GameService(store or self.store, dice=dice, clock=clock or time.time, **drawn)
         adapter = DiscordAdapter(svc, self.settings(**settings), image_size=IMAGE_WIDTH)
         # discord.py waits this long for more GUILD_CREATEs before "ready" (2 s by default);
         # the fake sends its one guild at once
@@ -131,9 +150,15 @@ class Harness:
         return adapter
 
     async def start(
-        self, store: Store | None = None, *, seed: int = 1, clock: Any = None, **settings: Any
+        self,
+        store: Store | None = None,
+        *,
+        seed: int = 1,
+        clock: Any = None,
+        draw: Callable[[int], int] | None = None,
+        **settings: Any,
     ) -> DiscordAdapter:
-        adapter = self.make(store, seed=seed, clock=clock, **settings)
+        adapter = self.make(store, seed=seed, clock=clock, draw=draw, **settings)
         await adapter.start(ready_timeout=15)
         return adapter
 
@@ -401,7 +426,7 @@ async def play_with_buttons(
         assert member is not None, "a person must be on turn when the bot waits"
         msg = check_one_table(h, game_id, channel_id)
         stats["most_visible"] = max(stats["most_visible"], len(fake.public_messages(channel_id)))
-        button = rng.choice(msg.buttons())
+        button = rng.choice([b for b in msg.buttons() if b["custom_id"].startswith("g:")])
         actions_before = len(game.actions)
         inter, new = await h.press(member, msg, custom_id=button["custom_id"], settle=game_id)
         stats["presses"] += 1

@@ -16,6 +16,7 @@ import html
 import json
 import random
 import re
+import secrets
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -83,14 +84,23 @@ class Bot:
     """A GameService and a TelegramAdapter on ``store``, talking to ``fake``."""
 
     def __init__(
-        self, fake: FakeTelegram, store: Store, clock: Any, *, seed: int | None = 7, **adapter: Any
+        self,
+        fake: FakeTelegram,
+        store: Store,
+        clock: Any,
+        *,
+        seed: int | None = 7,
+        first: int | None = None,
+        **adapter: Any,
     ) -> None:
         """``seed``: of the test's die (None: the service's own dice, each game's secret
-        seed, so that a game's record can be verified)."""
+        seed, so that a game's record can be verified); ``first``: the seat that plays
+        first (None: drawn)."""
         self.fake = fake
         self.store = store
         dice = Dice(seed) if seed is not None else None
-        self.service = GameService(store, dice=dice, clock=clock)
+        draw = secrets.randbelow if first is None else (lambda n: first % n)
+        self.service = GameService(store, dice=dice, clock=clock, draw=draw)
         adapter.setdefault("image_size", IMAGE_SIZE)
         adapter.setdefault("group_rate", 0)
         adapter.setdefault("overall_rate", 0)

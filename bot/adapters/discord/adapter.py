@@ -24,15 +24,7 @@ import discord
 from discord import app_commands
 
 from ...hosting import Intent, Refusal, User
-from ...present import (
-    TableView,
-    Text,
-    find_language,
-    parse_press,
-    refusal_text,
-    say,
-    table_view,
-)
+from ...present import TableView, Text, find_language, parse_press, refusal_text, say, table_view
 from ...service.game import GameService
 from ...service.outcome import Outcome
 from ...service.tournaments import tournaments_of
@@ -44,12 +36,13 @@ from .after import AfterGame
 from .burst import Burst
 from .client import DiscordSettings, LudoClient, point_to
 from .connection import UNANSWERED, account
+from .corner_commands import CornerCommands, elsewhere
 from .gateway import Gateway
 from .retries import Tables
 from .screen import ChannelScreen, InteractionScreen, clean
 from .tours import DiscordTours
 from .translator import asker_language as language
-from .where import PLATFORM, PREFIX, asked, channel_key, chat_key, user_of
+from .where import PLATFORM, PREFIX, channel_key, chat_key, place_of, user_of
 from .words import board_in_words, pieces_to_move, rules_in_words, toast_of
 
 log = logging.getLogger(__name__)
@@ -90,6 +83,9 @@ class DiscordAdapter:
         self.tours = DiscordTours(tournaments_of(service), self.client, self._handling, self.show)
         #: tables reached through interactions only: told to wait before their token runs out
         self.expiry = places.Expiry(self.client, service)
+        #: the cards of the games in their people's DMs, and what people ask of them
+        self.corner = CornerCommands(service, self.client, self._handling, self.show, image_size)
+        self.corners = self.corner.corners
 
     # -- running ----------------------------------------------------------
 
@@ -111,31 +107,36 @@ class DiscordAdapter:
         await self.gateway.stop(self.quiet)
         await self.tables.close()
         await self.expiry.close()
+        await self.corners.close()
 
     async def quiet(self) -> None:
         """Wait until no interaction (or timer's move) is being handled, nor a replay drawn."""
         await self.gateway.idle()
         await self.burst.quiet()
         await self.after.quiet()
+        await self.corner.quiet()
 
     def owns(self, channel: str | None) -> bool:
         return bool(channel) and str(channel).startswith(PREFIX)
 
-    async def show(self, outcome: Outcome) -> None:
-        """The outcome's game shown in its channel (a timer fired), or its damage told."""
+    async def show(self, outcome: Outcome, view: TableView | None = None) -> None:
+        """The outcome's game shown in its channel (a timer fired, a card was pressed;
+        ``view``: its view, if drawn), and its cards; or its damage told."""
         channel = outcome.channel
         if channel is None or not self.owns(channel):
             return
         async with self.gateway.busy():
             kept = places.kept_screen(self.client, outcome.shown, self.expiry.clock)
-            if kept is False:
-                return  # only a press can edit the table now: it shows it then
+            if kept is False:  # only a press can edit the table now (it shows it then)
+                if outcome.game is not None:
+                    await self.corners.around(view or self._view(outcome), None)
+                return
             screen = ChannelScreen(self.client, int(channel[len(PREFIX) :]))
             if outcome.game is None:
                 await screen.say(say(Text("game.damaged"), clean))
                 return
             reach = screen if kept is True else kept
-            await self._reconcile(self._view(outcome), outcome, reach)  # type: ignore[arg-type]
+            await self._reconcile(view or self._view(outcome), outcome, reach)  # type: ignore[arg-type]
 
     # -- commands ---------------------------------------------------------
 
@@ -172,6 +173,7 @@ class DiscordAdapter:
                 chat=chat_key(interaction),
                 theme=theme,
                 level=level,
+                place=place_of(interaction),
             ),
         )
 
@@ -232,14 +234,12 @@ class DiscordAdapter:
                 press.result = "refused"
                 await screen.private(say(Text("refuse.bad_button"), lang=language(interaction)))
                 return
-            channel, user = channel_key(interaction.channel_id), user_of(interaction.user)
+            channel = channel_key(interaction.channel_id)
             async with self.burst.answering(screen):
-                work = await self._quick(
-                    screen,
-                    lambda: self.service.press(
-                        channel, user, parsed.game_id, parsed.version, asked(parsed, interaction)
-                    ),
-                )
+                work = await self._quick(screen, lambda: self.corner.press(interaction, parsed))
+                if elsewhere(work[0], channel):  # a card's, in the bot's DM: its table elsewhere
+                    await self.corner.card_pressed(screen, work)
+                    return
                 pressed = screen.pressed
                 game = work[0].game
                 if game is not None and game.id != parsed.game_id:
@@ -332,7 +332,8 @@ class DiscordAdapter:
         fresh: bool = False,
         pressed: str | None = None,
     ) -> None:
-        await self.tables.show(view, outcome, screen, fresh=fresh, pressed=pressed)
+        show = functools.partial(self.tables.show, outcome=outcome, screen=screen, fresh=fresh)
+        await self.corners.around(view, functools.partial(show, pressed=pressed))  # then cards
 
     async def _shown(
         self, view: TableView, outcome: Outcome, put_up: bool, screen: ChannelScreen
@@ -348,6 +349,7 @@ class DiscordAdapter:
         async with self.gateway.busy():
             with handling(PLATFORM) as press:
                 try:
+                    await self.corner.seen(interaction)  # a DM, an install: for the cards
                     yield press
                 except Exception as e:
                     press.failed(e)

@@ -102,9 +102,15 @@ class Answer:
             return await task
 
     async def send(
-        self, text: str, *, public: bool = False, file: discord.File | None = None
+        self,
+        text: str,
+        *,
+        public: bool = False,
+        file: discord.File | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
-        """The answer, with ``file`` attached; private unless ``public``."""
+        """The answer, with ``file`` attached and ``view``'s buttons; private unless
+        ``public``."""
         kwargs: dict[str, Any] = {
             "content": text[:CONTENT_LIMIT] or "…",
             "ephemeral": not public,
@@ -112,6 +118,8 @@ class Answer:
         }
         if file is not None:
             kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
         response = self.interaction.response
         try:
             if not response.is_done():

@@ -24,6 +24,7 @@ from ..storm import Storm
 from .activity import BOARD_TEMPLATE, BoardButton
 from .commands import LudoCommands
 from .connection import connected
+from .corner_button import CORNER_TEMPLATE, CornerButton
 from .handlers import Handlers, PressButton, handlers_of
 from .limited import Entrance, Limiter
 from .nonces import Nonces
@@ -118,7 +119,7 @@ class LudoClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         # buttons of old messages keep working after a restart
-        self.add_dynamic_items(GameButton, BoardButton, TourButton, WakeButton)
+        self.add_dynamic_items(GameButton, BoardButton, TourButton, WakeButton, CornerButton)
         # the commands in each person's language (said when they are synced)
         await self.tree.set_translator(LudoTranslator())
         if self.settings.gateway_url and self.shard_count is None:
@@ -157,7 +158,7 @@ class LudoClient(discord.AutoShardedClient):
         if interaction.type == discord.InteractionType.component:
             data: Any = interaction.data or {}
             custom_id = str(data.get("custom_id", ""))
-            ours = (BUTTON_TEMPLATE, BOARD_TEMPLATE, TOUR_TEMPLATE, WAKE_TEMPLATE)
+            ours = (BUTTON_TEMPLATE, BOARD_TEMPLATE, TOUR_TEMPLATE, WAKE_TEMPLATE, CORNER_TEMPLATE)
             if not any(t.fullmatch(custom_id) for t in ours):
                 try:
                     await interaction.response.send_message(

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from ...hosting import Intent
 from ...present import Text, find_language, say
+from ...present.timer import asked_timer
 from .handlers import handlers_of
 from .translator import (
     asker_language,
@@ -73,7 +74,7 @@ class LudoCommands(app_commands.Group):
         rules: app_commands.Choice[str] | None = None,
         teams: bool = False,
         pieces_to_win: app_commands.Range[int, 2, 3] | None = None,
-        timer: app_commands.Range[int, 0, 86400] | None = None,
+        timer: app_commands.Range[str, 1, 32] | None = None,
         language: app_commands.Choice[str] | None = None,
         theme: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
@@ -87,7 +88,9 @@ class LudoCommands(app_commands.Group):
         lang = language.value if language else None
         look = theme.value if theme else "classic"
         strength = level.value if level else "normal"
-        await handlers_of(interaction).open(interaction, name, options, timer, lang, look, strength)
+        # "12h", "3d", "90m", "45s", "60" (seconds), "off"; one that is no timer is refused
+        secs = asked_timer(timer)
+        await handlers_of(interaction).open(interaction, name, options, secs, lang, look, strength)
 
     @app_commands.command(name=named("join"), description=described("dc.desc.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -179,16 +182,42 @@ class LudoCommands(app_commands.Group):
     async def record(self, interaction: discord.Interaction[Any]) -> None:
         await handlers_of(interaction).after.record(interaction)
 
+    @app_commands.command(name=named("notify"), description=described("dc.desc.notify"))
+    @options("notify", turns="turns")
+    async def notify(
+        self, interaction: discord.Interaction[Any], turns: app_commands.Range[str, 1, 20]
+    ) -> None:
+        await handlers_of(interaction).corner.notify(interaction, turns)
+
+    @notify.autocomplete("turns")
+    async def notify_words(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return notify_choices(current, asker_language(interaction))
+
+    @app_commands.command(name=named("games"), description=described("dc.desc.games"))
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        await handlers_of(interaction).corner.games(interaction)
+
     @app_commands.command(name=named("help"), description=described("dc.desc.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         lang = asker_language(interaction)
         # the commands as the asker's Discord shows them
         names = [c.name for c in self.commands]
         shown = {name: unique_name(name, names, lang) for name in names}
+        helps = ("dc.help", "dc.help.tournament", "dc.help.corner")
         await interaction.response.send_message(
-            say(Text("dc.help", shown), lang=lang)
-            + "\n"
-            + say(Text("dc.help.tournament", shown), lang=lang),
+            "\n".join(say(Text(key, shown), lang=lang) for key in helps),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+def notify_choices(current: str, lang: str) -> list[app_commands.Choice[str]]:
+    """What ``/ludo notify`` offers as the asker types: on and off, in their language
+    (those that begin with what they typed, else both)."""
+    typed = current.strip().lower()
+    words = [w for w in ("on", "off") if w.startswith(typed)] or ["on", "off"]
+    return [
+        app_commands.Choice(name=say(Text(f"dc.notify.{w}"), lang=lang), value=w) for w in words
+    ]

@@ -29,12 +29,26 @@ class AfterHandlers(Protocol):
     async def record(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
+class CornerHandlers(Protocol):
+    """What the client hands a person's corner's commands and buttons to (the adapter's
+    ``corner``)."""
+
+    async def notify(self, interaction: discord.Interaction[Any], word: str) -> None: ...
+
+    async def games(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def pressed(self, interaction: discord.Interaction[Any], data: str) -> None: ...
+
+
 class Handlers(Protocol):
     """What the client hands interactions to (the adapter); typed here so the
     client needs no import of the adapter."""
 
     @property
     def after(self) -> AfterHandlers: ...
+
+    @property
+    def corner(self) -> CornerHandlers: ...
 
     async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None: ...
 

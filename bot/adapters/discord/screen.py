@@ -25,6 +25,7 @@ from ...present import Button, TableView, Text, say
 from ..reconcile import CHAT, Powers
 from .activity import ROWS, board_button
 from .client import GameButton, LudoClient
+from .corner_button import tell_button
 from .nonces import Nonces, post_once
 from .picture import alt_of, colour
 from .tour_command import TOUR_TEMPLATE, TourButton
@@ -60,14 +61,17 @@ def describe(lines: Sequence[Text], limit: int = EMBED_LIMIT, lang: str | None =
 
 
 def buttons_of(view: TableView, activity: bool = False) -> discord.ui.View | None:
-    """The view's buttons as a persistent ``discord.ui.View`` (None: no buttons);
-    ``activity``: "Open the board" below them (see :mod:`.activity`)."""
-    board = board_button(view, len(view.buttons[:ROWS])) if activity else None
-    if not view.buttons and board is None:
+    """The view's buttons as a persistent ``discord.ui.View`` (None: no buttons), and
+    below them "Tell me my turns" (:mod:`.corner_button`) and, with ``activity``, "Open
+    the board" (see :mod:`.activity`)."""
+    rows = len(view.buttons[:ROWS])
+    board = board_button(view, rows) if activity else None
+    below = [b for b in (board, tell_button(view, rows + bool(board))) if b is not None]
+    if not view.buttons and not below:
         return None
     out = button_rows(view.buttons, view.lang)
-    if board is not None:
-        out.add_item(board)
+    for button in below:
+        out.add_item(button)
     return out
 
 

@@ -34,6 +34,15 @@ def chat_key(interaction: discord.Interaction[Any]) -> str:
     return channel_key(interaction.channel_id)
 
 
+def place_of(interaction: discord.Interaction[Any]) -> str:
+    """The name of the place of ``interaction``, for the cards of a game opened there:
+    a server's channel (``#name``), a named group DM; "" for a DM."""
+    name = getattr(interaction.channel, "name", None)
+    if not isinstance(name, str) or not name:
+        return ""
+    return f"#{name}" if interaction.guild_id else name
+
+
 def channel_id_of(channel: str) -> int | None:
     """The Discord id of a channel key of ours (None: not ours)."""
     rest = channel[len(PREFIX) :] if channel.startswith(PREFIX) else ""

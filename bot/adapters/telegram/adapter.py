@@ -2,11 +2,11 @@
 
 An update becomes (channel, user, intent); the service's outcome becomes a
 private word for the asker (a toast, a reply) and a table view, which the
-reconciler brings into the chat (the game's commands: :mod:`.play`; the buttons
-here).  No rule and no game state lives here.  The rate limits come first
-(:mod:`.limited`).  A command or press that fails (the
-store unreachable) is still answered (a toast, a short notice); a token Telegram
-stops taking while the bot runs is reported by :meth:`TelegramAdapter.failed`.
+reconciler brings into the chat (the game's commands: :mod:`.play`; the buttons:
+:mod:`.presses`; each person's corner: :mod:`.corners`).  No rule and no game state
+lives here.  The rate limits come first (:mod:`.limited`).  A command or press that
+fails (the store unreachable) is still answered (a toast, a short notice); a token
+Telegram stops taking while the bot runs is reported by :meth:`TelegramAdapter.failed`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import logging
 from typing import Any
 
 from aiohttp import web
-from telegram import CallbackQuery, Message, Update
+from telegram import Update
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     CallbackQueryHandler,
@@ -30,29 +30,30 @@ from telegram.ext import (
 )
 
 from ...hosting import Game
-from ...present import TableView, Text, parse_new_game, parse_press, refusal_text, say, table_view
-from ...present.buttons import parse_tour_press, parse_unborn
+from ...present import TableView
 from ...service.game import GameService
 from ...service.outcome import Outcome
 from ...service.tournaments import tournaments_of
 from ...store.pace import Limits, MemoryPacer, Pacer
 from ..drawing import Drawing
-from ..faults import AdapterError, Fatal, FaultLog, refused, settle
+from ..faults import AdapterError, Fatal, FaultLog, settle
 from ..reach import within
 from .after import AfterGame
 from .board_button import BoardButton, MiniApp
 from .chooser import RuleChooser
 from .commands import COMMANDS, set_commands
+from .corner_commands import CornerCommands
 from .guard import bounded, guarded
 from .inline import InlineTables
 from .inline_screen import INLINE, MediaChat, Pictures
 from .limited import Entrance, Limiter
-from .notices import Notices, toast
+from .notices import Notices
 from .play import PlayCommands
+from .presses import Presses
 from .screen import PREFIX
 from .tables import Tables
 from .tours import TelegramTours
-from .updates import WebhookSettings, channel_of, language, moderated, user_of
+from .updates import WebhookSettings
 from .watch import Watch, connected, refused_at_start
 from .webhook import ALLOWED, set_webhook, webhook_route
 
@@ -147,16 +148,38 @@ class TelegramAdapter:
         )
         tours = tournaments_of(service)
         self.tours = TelegramTours(tours, self.tables, self.notices, self._call, self.show)
+        #: each person's corner: /ludo notify, the cards' own buttons and presses
+        self.corner = CornerCommands(
+            service, self.notices, self.tables.corners, self._call, self.show
+        )
         #: the game's commands: /ludo, /join, /roll, /move, /board...
         self.play = PlayCommands(
-            service, self.notices, self.chooser, self.after, self.tours, self._call, self.show
+            service,
+            self.notices,
+            self.chooser,
+            self.after,
+            self.tours,
+            self._call,
+            self.show,
+            self.corner,
+        )
+        #: the button presses: tables, choosers, tournaments, cards, inline tables
+        self.presses = Presses(
+            service,
+            self.tables,
+            self.tours,
+            self.chooser,
+            self.corner,
+            self._call,
+            self.show,
+            image_size,
         )
         guards = self.faults, self.notices.sorry, Entrance(limiter, self.notices).admit
         for name in ("start", *COMMANDS):
             handler = getattr(self.play, f"cmd_{name}")
             command = bounded(handler, self.notices.tell)  # far too many words: refused
             self.app.add_handler(CommandHandler(name, guarded(command, *guards)))
-        self.app.add_handler(CallbackQueryHandler(guarded(self.on_button, *guards)))
+        self.app.add_handler(CallbackQueryHandler(guarded(self.presses.on_button, *guards)))
         self.app.add_handler(InlineQueryHandler(guarded(self.inline.on_query, *guards)))
         self.app.add_handler(ChosenInlineResultHandler(guarded(self.inline.on_chosen, *guards)))
         guests = filters.UpdateType.GUEST_MESSAGE
@@ -220,6 +243,7 @@ class TelegramAdapter:
         """Wait until every chat's outbox is sent (and every replay asked for drawn)."""
         while True:
             await self.after.quiet()
+            await self.tables.corners.quiet()
             await self.outboxes.quiet()
             if self.after.idle():
                 return
@@ -242,84 +266,6 @@ class TelegramAdapter:
 
     def _finished(self, game: Game) -> None:
         self.after.replay_soon(game)  # a game played to its end: the whole game again
-
-    # -- buttons ----------------------------------------------------------
-
-    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button press: always answered (a toast when refused), then the table reconciled."""
-        query = update.callback_query
-        if query is None:
-            return
-        lang = language(update)
-        if query.inline_message_id is not None and query.from_user is not None:
-            await self.on_inline_button(update, lang)
-            return
-        message = query.message if isinstance(query.message, Message) else None
-        if message is None or query.from_user is None:
-            refused()
-            await toast(query, say(Text("refuse.bad_button"), lang=lang))
-            return
-        channel = channel_of(message, message.chat.id)
-        user = user_of(query.from_user)
-        pressed: str | None = str(message.message_id)
-        chosen, tour_press = parse_new_game(query.data), parse_tour_press(query.data)
-        if tour_press is not None:
-            await self.tours.pressed(update, query, message, channel, user, tour_press)
-            return
-        if chosen is not None:
-            outcome = await self.chooser.chosen(message, channel, user, chosen, lang)
-        else:
-            press = parse_press(query.data)
-            if press is None:
-                await toast(query, say(Text("refuse.bad_button"), lang=lang))
-                return
-            outcome = await moderated(update, press, self._call, self.service.press, channel, user)
-            if outcome.game is not None and outcome.game.id != press.game_id:
-                # a rematch: the new table goes below, the old one keeps no button
-                self.tables.retire(channel, str(pressed))
-                pressed = None
-        await self._answer(query, outcome, lang, pressed)
-
-    async def on_inline_button(self, update: Update, lang: str) -> None:
-        """A press on a table posted through inline mode: the same game, played in its
-        one message; the press tells the table its chat (``chat_instance``)."""
-        query = update.callback_query
-        assert query is not None and query.inline_message_id is not None
-        assert query.from_user is not None
-        where = INLINE + query.inline_message_id, user_of(query.from_user)
-        told = query.chat_instance or ""  # what the press tells of the chat
-        press, unborn = parse_press(query.data), parse_unborn(query.data)
-        if unborn is not None:  # the lobby as posted: its game, by the message
-            outcome = await self._call(self.service.act, *where, unborn, told)
-            if outcome.refusal is not None and outcome.refusal.key == "refuse.no_game":
-                # the bot was not told yet that this table was chosen
-                await toast(query, say(Text("tg.inline.not_yet"), lang=lang))
-                return
-        elif press is not None:
-            args = press.game_id, press.version, press.intent, told
-            outcome = await self._call(self.service.press, *where, *args)
-        else:
-            refused()
-            await toast(query, say(Text("refuse.bad_button"), lang=lang))
-            return
-        await self._answer(query, outcome, lang, None)
-
-    async def _answer(
-        self, query: CallbackQuery, outcome: Outcome, lang: str, pressed: str | None
-    ) -> None:
-        """The answer first, at once: what the press did (even while the table waits for
-        the chat's limit), or why nothing happened; then the table shown (a late answer
-        must not stop the show)."""
-        view = None
-        if outcome.refusal is not None:
-            text: str | None = say(refusal_text(outcome.refusal), lang=lang)
-        elif outcome.game is not None:
-            view = table_view(outcome.game, outcome.happened, size=self.image_size)
-            text = " ".join(say(t, lang=lang) for t in view.toast) or None
-        else:
-            text = None
-        await toast(query, text)
-        await self.show(outcome, pressed=pressed, view=view, lang=lang)
 
     # -- helpers ----------------------------------------------------------
 

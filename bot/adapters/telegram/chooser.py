@@ -22,7 +22,7 @@ from .commands import chooser
 from .notices import Notices
 from .outbox import Outboxes, Turn
 from .screen import TelegramScreen, target
-from .updates import language
+from .updates import language, title
 
 
 class RuleChooser:
@@ -65,7 +65,7 @@ class RuleChooser:
         name, teams = rules
         options = {"teams": True} if teams else {}
         outcome: Outcome = await self.call(
-            self.service.open, channel, user, name, options, lang=lang
+            self.service.open, channel, user, name, options, lang=lang, place=title(message.chat)
         )
         if outcome.refusal is None and outcome.game is not None:
             self.notices.keep(message.chat.id, message.message_id)

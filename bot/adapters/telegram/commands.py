@@ -17,10 +17,9 @@ from telegram.error import BadRequest
 
 import engine
 
-from ...hosting import TIMER_RANGE, Refusal
+from ...hosting import Refusal
 from ...present import (
     Text,
-    echoed,
     find_language,
     find_level,
     language_name,
@@ -31,6 +30,7 @@ from ...present import (
 )
 from ...present.catalog import translations
 from ...present.narrate import one_of
+from ...present.timer import typed_timer
 from .units import cut
 
 log = logging.getLogger(__name__)
@@ -105,10 +105,12 @@ async def set_commands(bot: Bot) -> None:
 
 
 def help_text(lang: str, *, greeting: bool = False) -> str:
-    """How to play (HTML), with tournaments, or the greeting of a private chat."""
+    """How to play (HTML), with each person's corner and tournaments, or the greeting of
+    a private chat."""
     if greeting:
         return say(Text("tg.greeting"), lang=lang)
-    return say(Text("tg.help"), lang=lang) + "\n\n" + say(Text("tg.help.tournament"), lang=lang)
+    parts = ("tg.help", "tg.help.corner", "tg.help.tournament")
+    return "\n\n".join(say(Text(key), lang=lang) for key in parts)
 
 
 def rules_label(rules: str, teams: bool, lang: str) -> str:
@@ -197,18 +199,11 @@ def parse_ludo_args(args: Sequence[str]) -> LudoArgs:
                 return LudoArgs(rules, options, error=told)
             level = found
             continue
-        if key == "timer":
-            if value in ("off", "0", "none"):
-                timer = 0
-            elif value.isascii() and value.isdigit():
-                timer = whole_number(value)
-                if timer is None:  # far too many seconds
-                    low, high = TIMER_RANGE
-                    refusal = Refusal("refuse.bad_timer", low=low, high=high)
-                    return LudoArgs(rules, options, error=refusal_text(refusal))
-            else:
-                typed = echoed(raw.partition("=")[2].strip())
-                return LudoArgs(rules, options, error=Text("tg.bad_timer", {"value": typed}))
+        if key == "timer":  # "12h", "3d", "90m", "45s", "60" (seconds), "off"
+            asked = typed_timer(raw.partition("=")[2])
+            if isinstance(asked, Text):
+                return LudoArgs(rules, options, error=asked)
+            timer = asked  # the lobby checks the range, 10 seconds to 7 days
             continue
         options[key] = option_value(value)
     return LudoArgs(rules, options, timer, lang, theme, level)

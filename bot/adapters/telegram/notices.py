@@ -13,7 +13,7 @@ import contextlib
 import logging
 from typing import Any
 
-from telegram import Bot, Message, Update
+from telegram import Bot, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -64,6 +64,24 @@ class Notices:
         # the same short-lived answer already waiting in a flood is sent once
         key = f"brief {text}" if seconds else None
         return self.outboxes.send(message.chat.id, send, key=key)
+
+    def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> bool:
+        """A message (HTML) with ``markup`` in chat ``chat_id`` (a person's private chat)
+        when its turn comes; it stays.  False if the chat's outbox is full."""
+
+        async def send(turn: Turn) -> None:
+            await turn()
+            try:
+                await self.bot.send_message(
+                    chat_id,
+                    fit_html(text, TEXT_LIMIT),
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                )
+            except (BadRequest, Forbidden) as e:
+                log.info("a message could not be sent: %s", e)
+
+        return self.outboxes.send(chat_id, send)
 
     async def say(self, update: Update, text: str) -> None:
         """Answer a command (help, rules): the answer stays."""

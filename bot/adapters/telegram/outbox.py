@@ -62,6 +62,13 @@ class Pending:
     pressed: str | None = None
     #: the press or command that led to it was refused (a repair: nobody is notified)
     refused: bool = False
+    #: the person whose card of the game this is (None: the game's table)
+    card: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What the outbox keeps one of: the game's table, or one person's card of it."""
+        return self.view.game_id if self.card is None else f"{self.view.game_id} {self.card}"
 
     def then(self, newer: Pending) -> Pending:
         """One show for both: the newer view (telling the older one's story too)."""
@@ -77,6 +84,7 @@ class Pending:
             self.fresh or newer.fresh,
             newer.pressed or self.pressed,
             self.refused and newer.refused,
+            self.card,
         )
 
 
@@ -163,7 +171,7 @@ class Outboxes:
     def table(self, chat: PaceKey, pending: Pending) -> None:
         """Show ``pending`` (or a newer view of its game) as soon as ``chat`` allows."""
         box = self._box(chat)
-        key = pending.view.game_id
+        key = pending.key
         older = box.tables.get(key)
         box.tables[key] = older.then(pending) if older is not None else pending
         self._wake(chat, box)

@@ -20,10 +20,11 @@ from ...service.outcome import Outcome
 from .after import WORDS, AfterGame
 from .chooser import RuleChooser
 from .commands import help_text, parse_ludo_args, piece_of, say_language, wanted_language
+from .corner_commands import CornerCommands
 from .notices import Notices
 from .tour_args import WORDS as TOUR_WORDS
 from .tours import TelegramTours
-from .updates import is_admin, language, where_of
+from .updates import is_admin, language, title, user_of, where_of
 
 
 class Show(Protocol):
@@ -46,9 +47,12 @@ class PlayCommands:
         tours: TelegramTours,
         call: Callable[..., Awaitable[Any]],
         show: Show,
+        corner: CornerCommands,
     ) -> None:
         self.service, self.notices, self.chooser = service, notices, chooser
         self.after, self.tours = after, tours
+        #: the person's own corner: /ludo notify, their cards
+        self.corner = corner
         #: runs a service call off the event loop
         self.call = call
         self.show = show
@@ -56,6 +60,8 @@ class PlayCommands:
     async def cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat = update.effective_chat  # a greeting in a private chat; how to play in a group
         private = chat is not None and chat.type == ChatType.PRIVATE
+        if private and update.effective_user is not None:  # their consent to hear from the bot
+            await self.corner.opened(update, user_of(update.effective_user))
         await self.notices.say(update, help_text(language(update), greeting=private))
 
     async def cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -69,8 +75,15 @@ class PlayCommands:
             return
         channel, user = where
         args = context.args or []
+        await self.corner.opened(update, user)  # a private /ludo opens their corner too
         if args and args[0].lower() == "language":
             await self._change_language(update, args[1:])
+            return
+        if args and args[0].lower() == "notify":
+            await self.corner.notify(update, channel, user, args[1:])
+            return
+        if args and args[0].lower() == "games":
+            await self.corner.games(update, user)
             return
         if args and args[0].lower() in TOUR_WORDS:
             await self.tours.command(update, channel, user, args[1:])
@@ -96,6 +109,7 @@ class PlayCommands:
             lang=lang,
             theme=asked.theme,
             level=asked.level,
+            place=title(update.effective_chat),
         )
         await self.answer(update, outcome)
 

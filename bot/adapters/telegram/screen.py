@@ -17,6 +17,7 @@ from .board_button import BoardButton
 from .doubts import Doubts
 from .outbox import Turn
 from .units import fit_html, units
+from .uploads import Uploads
 from .weather import transient
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class TelegramScreen:
         turn: Turn | None = None,
         board: BoardButton | None = None,
         doubts: Doubts | None = None,
+        uploads: Uploads | None = None,
     ) -> None:
         self.bot = bot
         self.channel = channel
@@ -108,6 +110,8 @@ class TelegramScreen:
         self.board = board
         #: the tables sent in doubt (a 5xx hid whether they arrived; None: not kept)
         self.doubts = doubts
+        #: the file ids of the pictures uploaded, for the cards (None: not kept)
+        self.uploads = uploads
 
     def _keyboard(self, view: TableView) -> InlineKeyboardMarkup | None:
         last = self.board.row(view, self.chat_id) if self.board is not None else None
@@ -124,17 +128,23 @@ class TelegramScreen:
         return caption(view.lines, view.ping, limit, lang=view.lang, call=view.call)
 
     async def edit(self, msg: str, view: TableView) -> bool:
+        photo = await self._photo(view)
         await self._turn()
         try:
-            if view.image is not None:
-                await self.bot.edit_message_media(
-                    InputMediaPhoto(
-                        view.image, caption=self._caption(view), parse_mode=ParseMode.HTML
-                    ),
-                    chat_id=self.chat_id,
-                    message_id=int(msg),
-                    reply_markup=self._keyboard(view),
-                )
+            if photo is not None:
+                edited: Any = None
+                try:
+                    edited = await self.bot.edit_message_media(
+                        InputMediaPhoto(
+                            photo, caption=self._caption(view), parse_mode=ParseMode.HTML
+                        ),
+                        chat_id=self.chat_id,
+                        message_id=int(msg),
+                        reply_markup=self._keyboard(view),
+                    )
+                finally:
+                    if self.uploads is not None:
+                        self.uploads.saw(view, edited)
             else:
                 await self.bot.edit_message_text(
                     self._caption(view),
@@ -153,6 +163,13 @@ class TelegramScreen:
             return False
         return True
 
+    async def _photo(self, view: TableView) -> str | bytes | None:
+        """The picture to send: by the file id of its upload, if this worker made one
+        (a card of the game, say), else the PNG."""
+        if self.uploads is None:
+            return view.image
+        return await self.uploads.photo(view)
+
     async def post(self, view: TableView) -> str | None:
         """Post ``view``; a table of the game sent in doubt before is looked for first,
         and if it is there, edited into ``view`` instead (see :mod:`.doubts`)."""
@@ -163,12 +180,14 @@ class TelegramScreen:
                 return str(found)
         floor = doubts.floor(self.chat_id) if doubts is not None else None
         markup = self._keyboard(view)
+        photo = await self._photo(view)
         await self._turn()
+        sent: Any = None
         try:
-            if view.image is not None:
+            if photo is not None:
                 sent = await self.bot.send_photo(
                     self.chat_id,
-                    view.image,
+                    photo,
                     caption=self._caption(view),
                     parse_mode=ParseMode.HTML,
                     reply_markup=markup,
@@ -189,6 +208,9 @@ class TelegramScreen:
             if doubts is not None and transient(e) and not isinstance(e, RetryAfter):
                 doubts.doubt(self.chat_id, game, floor, markup)  # it may be there all the same
             raise
+        finally:
+            if self.uploads is not None:
+                self.uploads.saw(view, sent)
         if doubts is not None:
             doubts.saw(self.chat_id, sent.message_id)
         return str(sent.message_id)

@@ -5,6 +5,7 @@ the chat to the newest view when the chat's pace allows (see :mod:`.outbox`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from telegram import Bot, InlineKeyboardMarkup
 
@@ -16,6 +17,7 @@ from ...store.pace import MemoryPacer, PaceKey, Pacer
 from ..reconcile import Reconciler, Screen
 from ..storm import Storm
 from .board_button import BoardButton
+from .corners import TelegramCorners
 from .doubts import Doubts
 from .inline import pace_key
 from .inline_screen import INLINE, InlineScreen, Pictures
@@ -61,6 +63,8 @@ class Tables:
         threaded = not isinstance(pacer, MemoryPacer)  # a shared pacer asks the store
         self.outboxes = Outboxes(Pace(pacer, threaded), self._show, storm)
         self.finished = finished
+        #: the cards of each game in its people's private chats
+        self.corners = TelegramCorners(bot, service, self.outboxes)
 
     def show(
         self,
@@ -87,6 +91,13 @@ class Tables:
             return
         view = view or table_view(game, outcome.happened, size=self.image_size)
         refused = outcome.refusal is not None
+        opened = outcome.happened is not None and any(
+            getattr(f, "key", None) == "lobby.opened" for f in outcome.happened.facts
+        )
+        if opened and not refused and game.channel.startswith(PREFIX):
+            self.corners.announce(game)  # to those who asked to hear of this chat's games
+        if not refused:  # the cards go at once: they need not wait behind a busy group
+            self.corners.soon(view, outbox_of(game.channel, game.chat))
         pending = Pending(view, outcome.shown, fresh, pressed, refused)
         self.outboxes.table(outbox_of(game.channel, game.chat), pending)
 
@@ -136,12 +147,25 @@ class Tables:
         """The place of ``channel``, as the reconciler drives it."""
         if channel.startswith(INLINE):
             return InlineScreen(self.bot, channel, turn, self.board, self.pictures)
-        return TelegramScreen(self.bot, channel, turn, self.board, self.doubts)
+        uploads = self.corners.uploads
+        return TelegramScreen(self.bot, channel, turn, self.board, self.doubts, uploads)
 
     async def _show(self, pending: Pending, turn: Turn) -> None:
-        """A table's turn in its chat: what the chat shows read again, then reconciled."""
-        view = pending.view
+        """A table's turn in its chat: what the chat shows read again, then reconciled;
+        then the cards of its game in its people's private chats (a card's turn: that
+        card brought to the newest view)."""
+        if pending.card is not None:
+            await self.corners.show(pending, turn)
+            return
+        view = await self.corners.uploads.drawn(pending.view)  # once for its cards too
         screen = self.screen(view.channel, turn)
+        people = await self.corners.people(view)
+        chat = outbox_of(view.channel, view.game.chat)
+        if self.corners.carded(view, people, chat):
+            # the person on turn is told by their card: no mention, no reminder here
+            quiet = view.quiet()
+            view = replace(quiet, remind=False)
+            view.__dict__.update({k: v for k, v in quiet.__dict__.items() if k == "image"})
         put_up = await self.reconciler.reconcile(
             view,
             pending.shown,

@@ -90,3 +90,10 @@ async def moderated(
     if refusal is not None and refusal.key in HOST_ONLY and await is_admin(update):
         outcome = await call(*where, press.game_id, press.version, replace(intent, can_manage=True))
     return outcome
+
+
+def title(chat: Any) -> str:
+    """The name of ``chat`` as its people see it: a group's title (empty for a private
+    chat: a table there needs no card)."""
+    name = getattr(chat, "title", None)
+    return name if isinstance(name, str) else ""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from .access import ACCESS
 from .after import AFTER
+from .corner import CORNER
 from .discord import DISCORD
 from .game import GAME, RULES_TEXT
 from .limits import LIMITS
@@ -34,6 +35,7 @@ TABLES: tuple[Wording, ...] = (
     LIMITS,
     TOUR,
     ACCESS,
+    CORNER,
 )
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 DISCORD: dict[str, str | tuple[str, str]] = {
     # {new}, {roll}... are the commands' names in the reader's language (dc.name.*)
     "dc.help": "**Ludo**: `/ludo {new}` opens a game in this channel (choose the rules, italian "
-    "teams, the turn timer, the language, the computer players' level). Press **Join**, add "
+    "teams, the turn timer of up to 7 days, the language, the computer players' level). Press "
+    "**Join**, add "
     "computer players if you like (**Level** chooses how well they play), "
     "and the host presses **Start**. On your turn press **Roll**, then the button of the piece "
     "to move (or `/ludo {roll}` and `/ludo {move}`). `/ludo {board}` shows the board (in "
@@ -21,6 +22,20 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "shows the last game again, `/ludo {record}` gives its record (check its dice with "
     "`ludo-bot verify`), `/ludo {stats}` and `/ludo {top}` show the stats and the best players "
     "of this server, and `/ludo {forget}` deletes your stats.",
+    "dc.help.corner": "**Your turns in your DMs**: `/ludo {notify} on` (or **Tell me my turns** "
+    "under a table) sends you a game's card when it waits for you, `/ludo {notify} off` stops "
+    "it, and `/ludo {games}` lists your games.",
+    # a person's corner: their DM with the bot, where the cards of their games come
+    "btn.tell_turns": "Tell me my turns",
+    "dc.corner.on": "Done: when a game waits for you, its card comes to your DMs, with the "
+    "buttons to play. `/ludo {notify} off` stops it.",
+    "dc.corner.off": "No more cards in your DMs: your turns are shown only at the tables. "
+    "`/ludo {notify} on` brings them back.",
+    "dc.corner.bad_word": "Say `/ludo {notify} on` or `/ludo {notify} off`.",
+    "dc.notify.on": "on: send my turns to my DMs",
+    "dc.notify.off": "off: stop sending them",
+    "dc.card.somewhere": "At a table on Discord",
+    "dc.card.sent": "Its card is on its way to your DMs.",
     # a table in a place reached through interactions only (an app installed to a person)
     "dc.continue": "Continue",
     "dc.waits_for_a_press": "The table waits for a press: press Continue to carry on.",
@@ -54,6 +69,9 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.name.text": "text",
     "dc.name.theme": "theme",
     "dc.name.level": "level",
+    "dc.name.notify": "notify",
+    "dc.name.games": "games",
+    "dc.name.turns": "turns",
     # descriptions of the commands
     "dc.desc.ludo": "Play Ludo in this channel",
     "dc.desc.new": "Open a game of Ludo in this channel",
@@ -73,11 +91,14 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.forget": "Delete your stats, in every server",
     "dc.desc.replay": "Show the last game of this channel again, as an animation",
     "dc.desc.record": "Get the record of the last game of this channel (to check its dice)",
+    "dc.desc.notify": "Get your turns in your DMs (on), or stop them (off)",
+    "dc.desc.games": "List your games, each with a button bringing its card to your DMs",
     # descriptions of the options
     "dc.desc.new.rules": "The rule set (default: classic)",
     "dc.desc.new.teams": "Italian only: 2 against 2, partners opposite",
     "dc.desc.new.pieces_to_win": "Italian only: pieces home to win (2 or 3)",
-    "dc.desc.new.timer": "Seconds per turn before the computer plays it (0: no timer)",
+    "dc.desc.new.timer": "Time per turn before the computer plays it: 90s, 30m, 12h, 3d (up to 7 "
+    "days; 0: none)",
     "dc.desc.new.language": "The language of the table (default: yours)",
     "dc.desc.new.theme": "How the board is drawn (default: classic)",
     "dc.desc.new.level": "How well the computer players play (default: normal)",
@@ -87,6 +108,8 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.language.language": "The language the table speaks from now on",
     "dc.desc.stats.member": "Whose stats (default: yours)",
     "dc.desc.top.period": "Of all time (default), this month, this week, or past seasons",
+    "dc.desc.notify.turns": "on: a game's card comes to your DMs when it is your turn; off: no "
+    "more",
     # choices of the options
     "dc.choice.all_time": "All time",
     "dc.choice.this_month": "This month",

@@ -47,11 +47,12 @@ GAME: dict[str, str | tuple[str, str]] = {
     ),
     "lobby.level": "Computer level: {level}. Computers added from now on play at this level.",
     "lobby.closed_empty": "{who} left and nobody is seated: the game is closed.",
-    "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}).",
+    "lobby.status": "Waiting to start {rules} Ludo: {count}/{max} seated ({players}). "
+    "Timer: {timer}.",
     # game
     "game.started": "{rules} Ludo begins: {players}.",
     "game.start_rolls": "Rolling to start: {rolls}.",
-    "game.status": "{rules} Ludo: {players}. Turn timer: {timer}s.",
+    "game.status": "{rules} Ludo: {players}. Timer: {timer}.",
     "game.left": "{who} left; a computer player takes {colour}.",
     "game.ended_empty": "No players are left: the game is over.",
     "game.dice": "Dice commitment: {commitment}. The seed comes at the end, and anyone can "
@@ -140,6 +141,18 @@ GAME: dict[str, str | tuple[str, str]] = {
         "{who} ran out of time {count} time in a row: a computer player takes {colour} over.",
         "{who} ran out of time {count} times in a row: a computer player takes {colour} over.",
     ),
+    # a slow turn's reminder, three quarters into its time ({left}: "3 hours")
+    "remind.turn": "{who} ({colour}), it is your turn: {left} left before the computer plays it.",
+    # the turn timer in words (bot.present.timer), and lengths of time
+    "timer.off": "off",
+    "timer.per_turn.days": ("a day per turn", "{count} days per turn"),
+    "timer.per_turn.hours": ("an hour per turn", "{count} hours per turn"),
+    "timer.per_turn.minutes": ("a minute per turn", "{count} minutes per turn"),
+    "timer.per_turn.seconds": ("a second per turn", "{count} seconds per turn"),
+    "time.days": ("a day", "{count} days"),
+    "time.hours": ("an hour", "{count} hours"),
+    "time.minutes": ("a minute", "{count} minutes"),
+    "time.seconds": ("a second", "{count} seconds"),
     # buttons
     "btn.join": "Join",
     "btn.leave": "Leave",

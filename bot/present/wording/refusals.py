@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 REFUSALS: dict[str, str] = {
-    "refuse.bad_timer": "The turn timer is off (0) or {low} to {high} seconds.",
+    "refuse.bad_timer": "The turn timer is off (0) or from {low} to {high}, written like 45s, "
+    "90m, 12h or 3d.",
     "refuse.game_running": "A game is already running here. Its creator can end it first.",
     "refuse.no_game": "There is no game here. Start one first.",
     "refuse.damaged": "This game's saved data cannot be read. Start a new game.",

@@ -102,7 +102,6 @@ class RedisConnection:
         #: games moved from the older key names when this store opened
         self.migrated = 0
         self._clock = clock
-        self._ttl_ms = max(1, round(ttl * 1000))
         self._notes: list[str] = []
         self._sentinels: list[redis.Redis] = []
         self._wait = wait or WaitSettings()

@@ -88,7 +88,8 @@ end
 )
 
 # KEYS: game key, channel key, due key
-# ARGV: data, channel, now, exp, ttl_ms, base, game_id, token, due ('' for none), by
+# ARGV: data, channel, now, exp, ttl_ms (exp - now, in ms), base, game_id, token,
+#       due ('' for none), by
 CREATE = (
     HELPERS
     + """
@@ -129,7 +130,7 @@ return 1
 )
 
 # KEYS: game key, due key
-# ARGV: rev, data, now, exp, ttl_ms, base, game_id, token,
+# ARGV: rev, data, now, exp, ttl_ms (exp - now, in ms), base, game_id, token,
 #       due ('keep', 'none' or the deadline), release ('1' or '0'), by
 SAVE = (
     HELPERS
@@ -141,16 +142,22 @@ if st ~= 'ok' then return 0 end
 if done(KEYS[1], g, ARGV[8]) then return 1 end
 if late(ARGV[#ARGV]) then return -1 end
 if g[1] ~= ARGV[1] then return 0 end
+-- the expiry renewed; with the deadline kept, one set to outlast it stays
+local exp, ms = ARGV[4], ARGV[5]
+local old = num(g[3])
+if ARGV[9] == 'keep' and old > tonumber(exp) then
+  exp, ms = g[3], math.max(1, math.floor((old - tonumber(ARGV[3])) * 1000))
+end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
-redis.call('HSET', KEYS[1], 'data', ARGV[2], 'exp', ARGV[4], 'tok', ARGV[8])
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'exp', exp, 'tok', ARGV[8])
 remember(KEYS[1], g, ARGV[8])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ms)
 local ck = at(ARGV[6], g[4]) .. 'chan:' .. g[4]
 if redis.pcall('GET', ck) == ARGV[7] then
   if ARGV[10] == '1' then
     redis.call('DEL', ck)
   else
-    redis.call('PEXPIRE', ck, ARGV[5])
+    redis.call('PEXPIRE', ck, ms)
   end
 end
 if ARGV[9] ~= 'keep' then

@@ -28,9 +28,11 @@ by the first store opened (see :func:`bot.store.redis.layout.migrate_old_keys`).
 
 A game key and its channel key carry the store's ttl as a Redis expiry,
 set on create and renewed by every save (the channel key only while it is
-still bound to that game).  ``exp`` is the same expiry by the store's
-``clock``: a game past it is treated as gone even if Redis still holds the
-key, so the store honours an injected clock, and Redis itself deletes it
+still bound to that game), counted from the game's deadline if that is later
+(:func:`bot.store.base.lifetime`: a slow game waiting days for a move stays; a
+save that keeps the deadline never shortens it).  ``exp`` is the same expiry by
+the store's ``clock``: a game past it is treated as gone even if Redis still
+holds the key, so the store honours an injected clock, and Redis itself deletes it
 soon after.  The notes live in the game's hash, so ``load`` reads them in
 the same HMGET and they expire with the game; ``save_shown`` does not
 touch the expiry.  A create deletes whatever an expired game with the same
@@ -54,7 +56,7 @@ from collections.abc import Callable
 import redis
 import redis.exceptions
 
-from bot.store.base import KEEP, Keep, Kept, Stored, StoreError, damaged
+from bot.store.base import KEEP, Keep, Kept, Stored, StoreError, damaged, lifetime
 from bot.store.buckets import bucket
 from bot.store.redis import layout, ops
 from bot.store.redis.connection import RedisConnection
@@ -78,6 +80,7 @@ class RedisStore(RedisConnection):
                 "(on Redis Cluster ids come from bot.store.buckets.new_game_id)"
             )
         now = self._clock()
+        life = lifetime(self.ttl, now, due)
         done = self._write(
             self._create,
             [self._game(game_id), self._chan(channel), self._due(game_id)],
@@ -85,8 +88,8 @@ class RedisStore(RedisConnection):
                 bytes(data),
                 channel,
                 repr(now),
-                repr(now + self.ttl),
-                self._ttl_ms,
+                repr(now + life),
+                _ms(life),
                 self.tmpl,
                 game_id,
                 token,
@@ -143,6 +146,7 @@ class RedisStore(RedisConnection):
         else:
             when = repr(float(due))
         now = self._clock()
+        life = lifetime(self.ttl, now, due)  # KEEP: the script keeps a longer expiry
         done = self._write(
             self._save,
             [self._game(game_id), self._due(game_id)],
@@ -150,8 +154,8 @@ class RedisStore(RedisConnection):
                 str(int(rev)),
                 bytes(data),
                 repr(now),
-                repr(now + self.ttl),
-                self._ttl_ms,
+                repr(now + life),
+                _ms(life),
                 self.tmpl,
                 game_id,
                 token,
@@ -220,6 +224,11 @@ class RedisStore(RedisConnection):
 
     def __repr__(self) -> str:
         return f"RedisStore({self.url!r}, ttl={self.ttl!r}, prefix={self.prefix!r})"
+
+
+def _ms(seconds: float) -> int:
+    """A game's Redis expiry (PEXPIRE), in ms."""
+    return max(1, round(seconds * 1000))
 
 
 def _token() -> str:

@@ -70,3 +70,18 @@ def claimable(row: tuple[object, ...], now: float) -> bool:
         log.warning("removed the deadline of game %r: %r is not a number", game_id, due)
         return False
     return True
+
+
+def purge(conn: sqlite3.Connection, now: float) -> tuple[int, bool]:
+    """Delete the games expired at ``now``, but never one whose deadline is still ahead,
+    and the deadlines of games that are gone; in the caller's transaction.  How many
+    games went, and whether pages were freed.  (A save keeps a game past its deadline
+    already, :func:`bot.store.base.lifetime`; a deadline moved later by ``schedule``
+    alone keeps its row here until it passes.)"""
+    gone = conn.execute(
+        "DELETE FROM games WHERE expires <= ? AND id NOT IN (SELECT game_id FROM deadlines"
+        " WHERE typeof(due) IN ('integer', 'real') AND due > ?)",
+        (now, now),
+    ).rowcount
+    conn.execute("DELETE FROM deadlines WHERE game_id NOT IN (SELECT id FROM games)")
+    return int(gone), conn.execute("PRAGMA freelist_count").fetchone()[0] > 0

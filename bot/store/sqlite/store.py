@@ -19,8 +19,9 @@ is renewed with the game; likewise the adapters' notes are the ``shown``
 and ``srev`` columns (``srev`` 0: no notes), gone with the row.  A file of
 schema version 1 (without those two columns) gets them when it is opened,
 and one of version 1 or 2 the tables of the kept games.
-``expires`` and the expiry checks use the store's ``clock``; ``due`` is
-compared with the ``now`` given to ``claim_due``.  Expired games are
+``expires`` and the expiry checks use the store's ``clock`` (a game lives
+``ttl`` from its save, or from its deadline if later: :func:`lifetime`);
+``due`` is compared with the ``now`` given to ``claim_due``.  Expired games are
 invisible at once and are deleted (with orphaned deadlines) by
 :meth:`SqliteStore.purge`, which ``create`` and ``claim_due`` call every
 :data:`PURGE_EVERY` seconds.  ``save`` with a deadline or a release is one
@@ -46,7 +47,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError
+from bot.store.base import DEFAULT_TTL, KEEP, Keep, Kept, Stored, StoreError, lifetime
 from bot.store.sqlite import disk, due, ops
 from bot.store.sqlite import kept as kept_ops
 from bot.store.sqlite.ops import BUSY_TIMEOUT, set_due
@@ -160,13 +161,12 @@ class SqliteStore:
             self._purge(conn, now)
 
     def _purge(self, conn: sqlite3.Connection, now: float) -> int:
-        """Delete expired games and orphaned deadlines, in the caller's transaction;
-        it counts (``_last_purge``) once that transaction commits."""
-        gone = conn.execute("DELETE FROM games WHERE expires <= ?", (now,)).rowcount
-        conn.execute("DELETE FROM deadlines WHERE game_id NOT IN (SELECT id FROM games)")
-        freed = conn.execute("PRAGMA freelist_count").fetchone()[0] > 0
+        """Delete expired games (never one whose deadline is still ahead: see
+        :func:`bot.store.sqlite.due.purge`) and orphaned deadlines, in the caller's
+        transaction; it counts (``_last_purge``) once that transaction commits."""
+        gone, freed = due.purge(conn, now)
         self._purged = (now, freed)
-        return int(gone)
+        return gone
 
     # -- the Store protocol ------------------------------------------------
 
@@ -187,7 +187,7 @@ class SqliteStore:
                 return False
             conn.execute(
                 "INSERT INTO games (id, rev, data, channel, expires) VALUES (?, 1, ?, ?, ?)",
-                (game_id, bytes(data), channel, now + self.ttl),
+                (game_id, bytes(data), channel, now + lifetime(self.ttl, now, due)),
             )
             set_due(conn, game_id, due)
             return True
@@ -213,27 +213,24 @@ class SqliteStore:
         due: float | Keep | None = KEEP,
         release: bool = False,
     ) -> bool:
-        if isinstance(due, Keep):  # one statement: atomic on its own
+        now = self._clock()
+        # the compare-and-set; the expiry renewed (:func:`lifetime`; KEEP: never shortened)
+        cas = (
+            "UPDATE games SET data = ?, rev = rev + 1,"
+            " expires = CASE WHEN ? AND expires > ? THEN expires ELSE ? END,"
+            " channel = CASE WHEN ? THEN NULL ELSE channel END"
+            f" WHERE id = ? AND rev = ? AND expires > ? AND {_READABLE}"
+        )
+        expires, keep = now + lifetime(self.ttl, now, due), isinstance(due, Keep)
+        args = (bytes(data), keep, expires, expires, release, game_id, rev, now)
+        if keep:  # one statement: atomic on its own
             with self._use() as conn:
-                return self._save_game(conn, game_id, data, rev, release)
+                return bool(conn.execute(cas, args).rowcount == 1)
         with self._write() as conn:
-            if not self._save_game(conn, game_id, data, rev, release):
+            if conn.execute(cas, args).rowcount != 1:
                 return False
             set_due(conn, game_id, due)
             return True
-
-    def _save_game(
-        self, conn: sqlite3.Connection, game_id: str, data: bytes, rev: int, release: bool
-    ) -> bool:
-        """The compare-and-set of ``save``, releasing the channel if asked."""
-        now = self._clock()
-        cur = conn.execute(
-            "UPDATE games SET data = ?, rev = rev + 1, expires = ?,"
-            " channel = CASE WHEN ? THEN NULL ELSE channel END"
-            f" WHERE id = ? AND rev = ? AND expires > ? AND {_READABLE}",
-            (bytes(data), now + self.ttl, bool(release), game_id, rev, now),
-        )
-        return cur.rowcount == 1
 
     def save_shown(self, game_id: str, data: bytes, rev: int) -> bool:
         with self._use() as conn:

@@ -56,6 +56,12 @@ DM (:meth:`FakeDiscord.group_dm`) or a server the bot is not in
 channel endpoint answers 403 Missing Access there, tokens last 15 minutes on the
 fake's clock (:meth:`FakeDiscord.advance`), at most 5 followups.
 
+The bot's DMs with people (:mod:`~tests.fakes.discord.dms`): ``POST /users/@me/channels``
+opens a person's DM (the same channel each time), the bot's messages there, commands
+and presses from it (no guild, ``user`` instead of ``member``, context 1), people whose
+DMs are closed to the bot (:meth:`FakeDiscord.close_dms`: every message created there is
+refused, 403 50007) and people who installed the app (:meth:`FakeDiscord.install`).
+
 The fake is one class, :class:`FakeDiscord`, put together from a module per concept:
 :mod:`~tests.fakes.discord.model` (what Discord knows and keeps),
 :mod:`~tests.fakes.discord.server` (state, routes, waiting, looking, REST plumbing),
@@ -68,6 +74,7 @@ everything from this package.
 from __future__ import annotations
 
 from tests.fakes.discord.activity import Activity
+from tests.fakes.discord.dms import Dms
 from tests.fakes.discord.gateway import Gateway
 from tests.fakes.discord.interactions import Interactions
 from tests.fakes.discord.model import (
@@ -112,7 +119,7 @@ from tests.fakes.discord.server import Server
 from tests.fakes.discord.storms import GRACE, NONCE_SECONDS, Storm, Storms
 
 
-class FakeDiscord(Storms, Interactions, Places, Rest, Activity, Gateway, Server):
+class FakeDiscord(Storms, Interactions, Dms, Places, Rest, Activity, Gateway, Server):
     """Discord on 127.0.0.1: start it, point the adapter at it, inject interactions."""
 
 

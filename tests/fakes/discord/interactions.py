@@ -44,6 +44,8 @@ class Interactions:
         self, type_: int, member: Member, channel_id: int | None
     ) -> dict[str, Any]:
         cid = self.channel_id if channel_id is None else channel_id
+        if cid not in self.user_only and self.recipient(cid) is not None:
+            return self._dm_base(type_, member, cid)  # the bot's DM with the person
         payload = self._guild_base(type_, member, cid)
         if payload.pop("_user_only", False):
             self._user_only_base(payload, member, cid)
@@ -120,7 +122,11 @@ class Interactions:
         """``/command sub option:value ...`` typed by ``member``."""
         cmd, scope = self._guild_command(command)
         payload = self._interaction_base(2, member, channel_id)
-        if "1" in payload["authorizing_integration_owners"]:
+        if payload["context"] == 1:
+            # the bot's DM: only global commands allowed in that context are offered
+            assert scope is None, "a server's commands are not offered outside it"
+            assert 1 in cmd.get("contexts", [0, 1, 2]), "not for the bot's DM"
+        elif "1" in payload["authorizing_integration_owners"]:
             # Discord offers a command there only if it is registered for user installs
             # and for that context
             assert scope is None, "a server's commands are not offered outside it"
@@ -210,8 +216,14 @@ class Interactions:
         button = current.button(label, custom_id)
         assert not button.get("disabled"), "a disabled button cannot be pressed"
         payload = self._interaction_base(3, member, current.channel_id)
+        source = next((i for i in self.interactions if i.id == current.interaction_id), None)
+        if source is not None:
+            # a component carries the owners that authorized the message's interaction
+            # (in a group DM: whoever used their installed app, not the presser)
+            owners = source.payload["authorizing_integration_owners"]
+            payload["authorizing_integration_owners"] = dict(owners)
         payload["data"] = {"custom_id": button["custom_id"], "component_type": 2}
-        payload["message"] = current.json(self.guild_id)
+        payload["message"] = current.json(self.guild_of(current.channel_id))
         return await self._send_interaction(
             payload, member, message_id=current.id, age=age, everywhere=everywhere
         )
@@ -225,7 +237,9 @@ class Interactions:
         age: float = 0.0,
         everywhere: bool = False,
     ) -> Interaction:
-        conns = self._connections_for(self.guild_id)
+        # a DM's or group DM's interactions come to the first shard (as for guild 0)
+        conns = self._connections_for(int(payload.get("guild_id") or 0))
+        self.users[member.id] = member
         inter = Interaction(
             id=int(payload["id"]),
             token=payload["token"],
@@ -324,7 +338,7 @@ class Interactions:
             kind = 20 if inter.type == 2 else 0
             msg = self._new_message(inter.channel_id, data, files, interaction=inter, type_=kind)
             inter.original_id = msg.id
-            return {"type": 4, "message": msg.json(self.guild_id)}
+            return {"type": 4, "message": msg.json(self.guild_of(msg.channel_id))}
         if type_ == 5:
             flags = int(data.get("flags") or 0)
             if flags & ~EPHEMERAL:
@@ -352,7 +366,7 @@ class Interactions:
             if msg.deleted:
                 raise DiscordError(404, 10008, "Unknown Message")
             self._edit_message(msg, data, files)
-            return {"type": 7, "message": msg.json(self.guild_id)}
+            return {"type": 7, "message": msg.json(self.guild_of(msg.channel_id))}
         if type_ == 12:  # LAUNCH_ACTIVITY: no data; a command's or a component's answer
             if not self.activities:
                 raise form_error({"type": "the application has no Activity to launch"})
@@ -395,7 +409,7 @@ class Interactions:
             inter.deferred_loading = False
             msg = self.messages[inter.original_id]  # type: ignore[index]
             self._edit_message(msg, {k: v for k, v in body.items() if k != "flags"}, call.files)
-            return json_response(msg.json(self.guild_id))
+            return json_response(msg.json(self.guild_of(msg.channel_id)))
         if len(inter.followup_ids) >= FOLLOWUPS:
             raise DiscordError(
                 400, 40094, "This interaction has hit the maximum number of follow up messages"
@@ -404,7 +418,7 @@ class Interactions:
             body = dict(body, flags=int(body.get("flags") or 0) | EPHEMERAL)
         msg = self._new_message(inter.channel_id, body, call.files, interaction=inter)
         inter.followup_ids.append(msg.id)
-        return json_response(msg.json(self.guild_id))
+        return json_response(msg.json(self.guild_of(msg.channel_id)))
 
     def _webhook_message(self, inter: Interaction, mid: str) -> Message:
         if mid == "@original":
@@ -423,7 +437,7 @@ class Interactions:
     async def _get_webhook_message(self, request: web.Request) -> web.Response:
         inter = self._interaction(request.match_info["token"], app=request.match_info["app"])
         msg = self._webhook_message(inter, request.match_info["mid"])
-        return json_response(msg.json(self.guild_id))
+        return json_response(msg.json(self.guild_of(msg.channel_id)))
 
     async def _patch_webhook_message(self, request: web.Request) -> web.Response:
         inter = self._interaction(request.match_info["token"], app=request.match_info["app"])
@@ -432,7 +446,7 @@ class Interactions:
         if msg.loading:
             inter.deferred_loading = False
         self._edit_message(msg, call.body or {}, call.files)
-        return json_response(msg.json(self.guild_id))
+        return json_response(msg.json(self.guild_of(msg.channel_id)))
 
     async def _delete_webhook_message(self, request: web.Request) -> web.Response:
         inter = self._interaction(request.match_info["token"], app=request.match_info["app"])

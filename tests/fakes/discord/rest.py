@@ -426,11 +426,12 @@ class Rest:
             raise form_error({"flags": "ephemeral messages only answer interactions"})
         prior = self.nonced(cid, body)
         if prior is not None:  # posted with this nonce lately: that message, nothing new
-            return json_response(prior.json(self.guild_id))
+            return json_response(prior.json(self.guild_of(prior.channel_id)))
+        self.check_dm_create(cid)  # a DM closed to the bot: 50007
         msg = self._new_message(cid, body, call.files)
         if body.get("nonce") is not None:
             self.nonces[(cid, str(body["nonce"]))] = msg
-        return json_response(msg.json(self.guild_id))
+        return json_response(msg.json(self.guild_of(msg.channel_id)))
 
     async def _post_thread(self, request: web.Request) -> web.Response:
         """Start Thread without Message: a public thread of a text channel (the bot needs
@@ -474,7 +475,7 @@ class Rest:
     async def _get_channel_message(self, request: web.Request) -> web.Response:
         self._bot_auth(request)
         msg = self._message_in(int(request.match_info["cid"]), int(request.match_info["mid"]))
-        return json_response(msg.json(self.guild_id))
+        return json_response(msg.json(self.guild_of(msg.channel_id)))
 
     async def _patch_channel_message(self, request: web.Request) -> web.Response:
         self._bot_auth(request)
@@ -483,7 +484,7 @@ class Rest:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         call = self._call(request)
         self._edit_message(msg, call.body or {}, call.files)
-        return json_response(msg.json(self.guild_id))
+        return json_response(msg.json(self.guild_of(msg.channel_id)))
 
     async def _delete_channel_message(self, request: web.Request) -> web.Response:
         self._bot_auth(request)

@@ -114,6 +114,13 @@ class Server:
         self.user_only: dict[int, dict[str, Any]] = {}
         #: how far the fake's clock is ahead of this machine's (tokens' lifetime)
         self.clock_offset = 0.0
+        #: the people Discord knows (those who used the app), by id; their DMs with the
+        #: bot (person -> channel), those whose DMs are closed to the bot, and those who
+        #: installed the app to their account (:mod:`tests.fakes.discord.dms`)
+        self.users: dict[int, Member] = {}
+        self.dms: dict[int, int] = {}
+        self.closed_dms: set[int] = set()
+        self.installed: set[int] = set()
 
     # ------------------------------------------------------------------
     # life
@@ -142,6 +149,7 @@ class Server:
         r.add_get(API + "/webhooks/{app}/{token}/messages/{mid}", self._get_webhook_message)
         r.add_patch(API + "/webhooks/{app}/{token}/messages/{mid}", self._patch_webhook_message)
         r.add_delete(API + "/webhooks/{app}/{token}/messages/{mid}", self._delete_webhook_message)
+        r.add_post(API + "/users/@me/channels", self._post_dm_channel)
         r.add_get(API + "/channels/{cid}", self._get_channel)
         r.add_post(API + "/channels/{cid}/messages", self._post_channel_message)
         r.add_post(API + "/channels/{cid}/threads", self._post_thread)
@@ -378,6 +386,15 @@ class Server:
                     "locked": False,
                 },
             }
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The server of channel ``channel_id`` as its messages name it (None: a DM or a
+        group DM)."""
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            return self.guild_id
+        guild = channel.get("guild_id")
+        return int(guild) if guild is not None else None
 
     def add_channel(self, name: str) -> int:
         """A new text channel of the guild (before the bot connects, it is in the guild the

@@ -70,6 +70,8 @@ class Chats:
             raise bad("chat not found")
         if chat_id in self.outsiders:  # reached through inline messages only
             raise ApiError(403, "Forbidden: bot is not a member of this chat")
+        if chat_id in self.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
         return self.chats[chat_id]
 
     def _message_id(self, chat_id: int) -> int:

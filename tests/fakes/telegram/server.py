@@ -72,6 +72,8 @@ class Server:
         self.fetched: list[tuple[str, int]] = []
         #: chats the bot is no member of (it reaches them through inline messages only)
         self.outsiders: set[int] = set()
+        #: people who blocked the bot: every call in their private chat is answered 403
+        self.blocked: set[int] = set()
         #: the kinds of update the bot asked for (None: Telegram's default, all but a few)
         self.allowed_updates: list[str] | None = None
         self.answered: dict[str, Call] = {}
