@@ -12,7 +12,7 @@ with two computers, each pressing on their card as soon as it offers them play.
 Printed: presses, cards sent, and the time from a press that passes the turn to the
 next person's card (p50, p95), which waits behind the table in the group (the card
 follows its table, and reuses its upload).  ``--period 60`` is Telegram's minute; the
-CI runs a short game in a tiny window (``--period 0.5 --presses 30``).
+CI runs a short game in a tiny window (``--period 0.5 --presses 8``).
 """
 
 from __future__ import annotations

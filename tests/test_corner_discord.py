@@ -2,8 +2,9 @@
 game in the DMs of the people who asked for them (``/ludo notify on``, *Tell me my
 turns*) or installed the app, a game played to its end from the cards alone (in a
 server's channel, and in a group DM reached through a user install), one notice a turn,
-DMs closed to the bot, ``/ludo notify``, ``/ludo games``, a card's *Mute this game*, and
-cards pressed when they should no longer be."""
+DMs closed to the bot, ``/ludo notify``, ``/ludo games``, a card's *Mute this game*,
+cards pressed when they should no longer be, and ``/ludo notify here``'s notes of the
+games opened in a channel."""
 
 from __future__ import annotations
 
@@ -12,8 +13,12 @@ import random
 
 import pytest
 
+from bot.adapters.discord.corners import where_of
+from bot.adapters.discord.screen import clean
+from bot.adapters.discord.where import channel_key
 from bot.hosting import OVER, PLAYING
 from bot.present import Text, say
+from bot.present.buttons import corner_button
 from tests.fakes.discord import EPHEMERAL, FakeDiscord, Member, Message
 from tests.helpers.discord import ANA, BEN, CID, TELL, Harness, game_id_of
 
@@ -324,4 +329,59 @@ async def test_a_table_in_the_bots_dm_is_its_own_card(h: Harness, fake: FakeDisc
     tables = [m for m in fake.public_messages(dm) if m.embeds]
     assert tables == [h.table(game_id)], "one message of the game: its table"
     assert not [c for c in fake.calls if c.path == "/users/@me/channels"]
+    h.check_clean()
+
+
+async def test_notify_here_sends_a_note_whose_join_seats_the_person(
+    h: Harness, fake: FakeDiscord
+) -> None:
+    """Ben asks ``/ludo notify here`` in #ludo (offered as he types): when Ana opens a
+    game there, a note with Join comes to his DM (none to Ana, its host); Join seats him,
+    the lobby in the channel lists him, and the note's button goes.  Asked again: no more
+    notes.  In a DM, it is refused with the words saying where to ask; a Join of a game
+    that is over is refused."""
+    await h.start(seed=SEED)
+    typed = await fake.autocomplete(BEN, "notify", "turns", "he")
+    await fake.answered(typed)
+    assert [c["value"] for c in typed.choices] == ["here"]
+    told = await notify(h, BEN, "here")
+    assert told.content == say(Text("dc.corner.here_on", {"notify": "notify"}))
+    here = channel_key(fake.channel_id)
+    assert h.svc.corners.corner(person(BEN)).here == (here,)
+    assert h.svc.corners.watchers(here) == [person(BEN)]
+    await notify(h, ANA, "here")  # the host hears of the channel too: no note of her own game
+
+    _, new = await h.command(ANA, "new", timer="off")
+    (lobby,) = [m for m in new if not m.ephemeral and m.channel_id == fake.channel_id]
+    game_id = game_id_of(lobby)
+    assert cards_in(fake, ANA) == []
+    (note,) = cards_in(fake, BEN)
+    assert [m.id for m in new if not m.ephemeral] == [lobby.id, note.id]
+    game = h.game(game_id)
+    words = {"host": game.creator.name, "rules": game.rules, "place": where_of(game)}
+    assert note.content == say(Text("corner.opened", words), clean)
+    assert AT_LUDO in note.content.replace("\\", "") and note.labels() == ["Join"]
+    assert note.pinged_users == set()
+
+    _, new = await h.press(BEN, note, "Join")
+    await h.settle(fake.channel_id, game_id)
+    (told,) = new
+    assert told.ephemeral and told.visible_to == BEN.id and "joined" in told.content.lower()
+    assert [s.user.id for s in h.game(game_id).seats if s.user] == [str(ANA.id), str(BEN.id)]
+    assert "Ben" in fake.messages[lobby.id].description
+    assert fake.messages[note.id].buttons() == [], "the note is done"
+
+    told = await notify(h, BEN, "here")
+    assert told.content == say(Text("dc.corner.here_off", {"notify": "notify"}))
+    assert h.svc.corners.corner(person(BEN)).here == ()
+    assert h.svc.corners.watchers(here) == [person(ANA)]
+    await h.command(ANA, "end", settle=game_id)
+    await h.lobby(ANA, timer="off")
+    assert [m.id for m in cards_in(fake, BEN)] == [note.id], "no more notes"
+    told = await notify(h, BEN, "here", channel_id=fake.dm(BEN))
+    assert told.content == say(Text("dc.corner.here_dm", {"notify": "notify"}))
+    # a Join of a game that is over
+    old = fake.plant_message(fake.dm(BEN), buttons=[[("Join", corner_button("join", game_id))]])
+    _, (told,) = await h.press(BEN, old, "Join")
+    assert told.ephemeral and told.content == say(Text("refuse.game_over"))
     h.check_clean()

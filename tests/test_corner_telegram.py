@@ -90,7 +90,9 @@ async def test_a_group_game_played_to_its_end_from_the_cards_alone(
     people = {ANA["id"]: ANA, BEN["id"]: BEN}
     async with running(fake, store, clock, seed=6, first=0) as bot:
         await started_bot(bot, fake, ANA, BEN)
-        lobby = await bot.open_lobby(group, ANA)
+        # two pieces home win: a whole game, shorter
+        await bot.say(group, ANA, "/ludo classic pieces_to_win=2")
+        lobby = fake.latest(group["id"], buttons=True)
         game_id = game_id_of(lobby)
         await bot.seat(lobby, ANA, [BEN], computers=2)
         start = await bot.click(lobby, BEN, label="Start")  # every seat taken: anyone may
@@ -241,7 +243,7 @@ async def test_an_inline_table_played_to_its_end_from_the_cards_alone(
     people = {zora["id"]: zora, quill["id"]: quill}
     async with running(fake, store, clock, seed=3, first=1) as bot:
         await started_bot(bot, fake, zora, quill)
-        asked = fake.inline_query(zora, "classic timer=0", "private")
+        asked = fake.inline_query(zora, "classic timer=0 pieces_to_win=2", "private")
         assert asked is not None
         await bot.settle()
         inline_id = fake.choose(asked, chat, title="Classic")

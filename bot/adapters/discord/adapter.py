@@ -333,7 +333,7 @@ class DiscordAdapter:
         pressed: str | None = None,
     ) -> None:
         show = functools.partial(self.tables.show, outcome=outcome, screen=screen, fresh=fresh)
-        await self.corners.around(view, functools.partial(show, pressed=pressed))  # then cards
+        await self.corner.around(view, outcome, functools.partial(show, pressed=pressed))
 
     async def _shown(
         self, view: TableView, outcome: Outcome, put_up: bool, screen: ChannelScreen

@@ -37,6 +37,8 @@ PERIOD_CHOICES = [
     app_commands.Choice(name=described("dc.choice.this_week"), value="week"),
     app_commands.Choice(name=described("dc.choice.seasons"), value="seasons"),
 ]
+#: ``/ludo notify``: the cards on or off, or a note of the games opened in this channel
+NOTIFY_CHOICES = ("on", "off", "here")
 
 
 class LudoCommands(app_commands.Group):
@@ -214,10 +216,10 @@ class LudoCommands(app_commands.Group):
 
 
 def notify_choices(current: str, lang: str) -> list[app_commands.Choice[str]]:
-    """What ``/ludo notify`` offers as the asker types: on and off, in their language
-    (those that begin with what they typed, else both)."""
+    """What ``/ludo notify`` offers as the asker types: on, off and here, in their
+    language (those that begin with what they typed, else all three)."""
     typed = current.strip().lower()
-    words = [w for w in ("on", "off") if w.startswith(typed)] or ["on", "off"]
+    words = [w for w in NOTIFY_CHOICES if w.startswith(typed)] or list(NOTIFY_CHOICES)
     return [
         app_commands.Choice(name=say(Text(f"dc.notify.{w}"), lang=lang), value=w) for w in words
     ]

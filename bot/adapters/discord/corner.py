@@ -9,6 +9,9 @@ shows the version the message shows already keeps its attachment.  Discord refus
 write to the person (50007: they share no server with the bot, or closed their DMs)
 stops their cards (:class:`~bot.adapters.cards.Unreachable`); anything else misses
 this card only (discord.py waits out the DM's rate limits itself).
+
+The note of a game opened in a channel the person hears of (``/ludo notify here``) is a
+message of the DM too: who opened which game where, and a **Join** button.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 import discord
 
+from ...hosting import Game
 from ...present import TableView, Text, say
 from ...present.buttons import corner_button
 from ..cards import LIVE, Card, Unreachable
@@ -28,7 +32,7 @@ from .activity import ROWS
 from .corner_button import CornerButton
 from .nonces import Nonces, post_once
 from .picture import alt_of, colour
-from .screen import NO_MENTIONS, button_rows, describe
+from .screen import NO_MENTIONS, button_rows, clean, describe
 from .weather import transient
 from .where import GUILD_PREFIX, channel_id_of
 
@@ -89,6 +93,16 @@ def card_fields(card: Card, *, edit: bool = False, keep: bool = False) -> dict[s
     if buttons is not None or edit:
         out["view"] = buttons
     return out
+
+
+def note_fields(game: Game, where: Text, lang: str) -> dict[str, Any]:
+    """The note of new game ``game``, its table ``where``, as message fields: the words
+    in ``lang``, and a Join button seating whoever presses it."""
+    opened = Text("corner.opened", {"host": game.creator.name, "rules": game.rules, "place": where})
+    join = CornerButton(corner_button("join", game.id), say(Text("btn.join"), lang=lang))
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(join)
+    return {"content": say(opened, clean, lang), "view": buttons, "allowed_mentions": NO_MENTIONS}
 
 
 class Pictures:

@@ -8,6 +8,10 @@ Who gets cards: a person who asked for them (``/ludo notify on``, *Tell me my tu
 or installed the app to their account, did not turn them off or mute the game, and
 whose DMs Discord did not refuse; never in the DM where the table itself is.  Where the
 person on turn gets a card, the table names them without a mention: they are told once.
+
+When a lobby opens in a channel, each person who asked to hear of that channel's games
+(``/ludo notify here``) but its host gets a note in their DM with a **Join** button
+(:meth:`DiscordCorners.announce`), unless Discord refused their DM before.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from ...hosting.results import person_key
 from ...present import TableView, Text
 from ...service.game import GameService
 from ..cards import Card, Cards, Unreachable
-from .corner import CLOSED, DmScreen, Pictures
+from .corner import CLOSED, DmScreen, Pictures, note_fields
 from .nonces import Nonces
 from .where import PLATFORM, channel_id_of
 
@@ -65,6 +69,8 @@ class DiscordCorners:
         #: the people whose corner this process brought up to date with what an
         #: interaction told of them (a DM, an install), and that word
         self.seen: dict[str, object] = {}
+        #: the notes of new games on their way
+        self._notes: set[asyncio.Task[None]] = set()
 
     async def people(self, view: TableView) -> People:
         """The people at ``view``'s game on Discord who may have a card of it, with their
@@ -158,34 +164,77 @@ class DiscordCorners:
             self.seen.pop(person, None)  # their next word to the bot opens the way again
 
     async def _dm(self, person: str, corner: Corner, view: TableView) -> int | None:
+        """The id of ``person``'s DM with the bot (see :meth:`open_dm`); None where the
+        table is that DM (it is the card there)."""
+        dm = await self.open_dm(person, corner)
+        return None if dm is None or channel_id_of(view.channel) == dm else dm
+
+    async def open_dm(self, person: str, corner: Corner) -> int | None:
         """The id of ``person``'s DM with the bot, opened (and kept in their corner) if
-        it never was; None where the table is that DM (it is the card there)."""
+        it never was; None if Discord did not open it now (raises
+        :class:`~bot.adapters.cards.Unreachable` if it refuses to write to them)."""
         if corner.dm:
-            dm = int(corner.dm)
-        else:
+            return int(corner.dm)
+        try:
+            opened = await self.client.create_dm(discord.Object(id=int(person.split(":")[1])))
+        except discord.HTTPException as e:
+            if e.code in CLOSED:
+                raise Unreachable(f"{e.status} {e.code}") from None
+            log.info("a DM was not opened: %s %s", e.status, e.code)
+            return None
+        keep = str(opened.id)
+        await asyncio.to_thread(self.service.corners.change, person, lambda c: replace(c, dm=keep))
+        return opened.id
+
+    def announce(self, game: Game) -> None:
+        """A lobby opened in a channel: a note with a Join button in the DM of each person
+        who asked to hear of that channel's games (``/ludo notify here``), but its host."""
+        task = asyncio.create_task(self._announce(game))
+        self._notes.add(task)
+        task.add_done_callback(self._notes.discard)
+
+    async def _announce(self, game: Game) -> None:
+        watchers = await asyncio.to_thread(self.service.corners.watchers, game.channel)
+        host = person_key(game.creator)
+        for person in watchers:
+            if person == host or not person.startswith(f"{PLATFORM}:"):
+                continue
+            corner = await asyncio.to_thread(self.service.corners.corner, person)
+            if corner.blocked:
+                continue  # Discord refused their DM: nothing until they write again
             try:
-                opened = await self.client.create_dm(discord.Object(id=int(person.split(":")[1])))
-            except discord.HTTPException as e:
-                if e.code in CLOSED:
-                    raise Unreachable(f"{e.status} {e.code}") from None
-                log.info("a DM was not opened: %s %s", e.status, e.code)
-                return None
-            dm = opened.id
-            keep = str(dm)
-            await asyncio.to_thread(
-                self.service.corners.change, person, lambda c: replace(c, dm=keep)
-            )
-        return None if channel_id_of(view.channel) == dm else dm
+                await self._note(person, corner, game)
+            except Unreachable as e:
+                await self.cards.unreachable(person, e)  # never tried again
+                self.seen.pop(person, None)  # their next word to the bot opens the way
+            except Exception:  # a bug: this note only
+                log.exception("the note of game %s was not sent", game.id)
+
+    async def _note(self, person: str, corner: Corner, game: Game) -> None:
+        """The note of new game ``game`` in ``person``'s DM."""
+        dm = await self.open_dm(person, corner)
+        if dm is None:
+            return
+        channel = self.client.get_partial_messageable(dm, type=discord.ChannelType.private)
+        try:
+            await channel.send(**note_fields(game, where_of(game), corner.lang or game.lang))
+        except discord.HTTPException as e:
+            if e.code in CLOSED:
+                raise Unreachable(f"{e.status} {e.code}") from None
+            log.info("the note of a new game was not sent: %s %s", e.status, e.code)
 
     async def quiet(self) -> None:
-        """Wait until no card waits to be shown."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        """Wait until no card waits to be shown, nor a note of a new game to be sent."""
+        while self._tasks or self._notes:
+            tasks = [*self._tasks.values(), *self._notes]
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
-        """Give up the cards still waiting (the next view of each game shows them)."""
-        for task in list(self._tasks.values()):
+        """Give up the cards still waiting (the next view of each game shows them), and
+        the notes of new games not sent yet."""
+        tasks = [*self._tasks.values(), *self._notes]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._jobs.clear()

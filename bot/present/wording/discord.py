@@ -24,16 +24,25 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "of this server, and `/ludo {forget}` deletes your stats.",
     "dc.help.corner": "**Your turns in your DMs**: `/ludo {notify} on` (or **Tell me my turns** "
     "under a table) sends you a game's card when it waits for you, `/ludo {notify} off` stops "
-    "it, and `/ludo {games}` lists your games.",
+    "it, `/ludo {notify} here` in a channel tells you in your DMs when a game opens there, and "
+    "`/ludo {games}` lists your games.",
     # a person's corner: their DM with the bot, where the cards of their games come
     "btn.tell_turns": "Tell me my turns",
     "dc.corner.on": "Done: when a game waits for you, its card comes to your DMs, with the "
     "buttons to play. `/ludo {notify} off` stops it.",
     "dc.corner.off": "No more cards in your DMs: your turns are shown only at the tables. "
     "`/ludo {notify} on` brings them back.",
-    "dc.corner.bad_word": "Say `/ludo {notify} on` or `/ludo {notify} off`.",
+    "dc.corner.bad_word": "Say `/ludo {notify} on`, `/ludo {notify} off` or `/ludo {notify} here`.",
+    "dc.corner.here_on": "Done: when a game opens in this channel, I will tell you in your DMs, "
+    "with a button to join it. `/ludo {notify} here` again stops it.",
+    "dc.corner.here_off": "You will no longer hear of the games opened in this channel. "
+    "`/ludo {notify} here` brings it back.",
+    "dc.corner.here_full": "Too many people have asked to hear of this channel's games already.",
+    "dc.corner.here_dm": "Say `/ludo {notify} here` in a server channel where games open: I will "
+    "tell you in your DMs when one opens there.",
     "dc.notify.on": "on: send my turns to my DMs",
     "dc.notify.off": "off: stop sending them",
+    "dc.notify.here": "here: tell me when a game opens in this channel",
     "dc.card.somewhere": "At a table on Discord",
     "dc.card.sent": "Its card is on its way to your DMs.",
     # a table in a place reached through interactions only (an app installed to a person)
@@ -108,8 +117,8 @@ DISCORD: dict[str, str | tuple[str, str]] = {
     "dc.desc.language.language": "The language the table speaks from now on",
     "dc.desc.stats.member": "Whose stats (default: yours)",
     "dc.desc.top.period": "Of all time (default), this month, this week, or past seasons",
-    "dc.desc.notify.turns": "on: a game's card comes to your DMs when it is your turn; off: no "
-    "more",
+    "dc.desc.notify.turns": "on: your turns in your DMs; off: no more; here: a DM when a game "
+    "opens in this channel",
     # choices of the options
     "dc.choice.all_time": "All time",
     "dc.choice.this_month": "This month",
