@@ -100,6 +100,9 @@ async def main() -> None:
     fake = FakeTelegram()
     await fake.start()
     fake.group_limit = (RATE, args.period)
+    # Telegram's other limits, kept by the fake: about one message a second in a private
+    # chat (a short burst allowed), about 30 a second in all; a call over them: 429
+    fake.private_limit, fake.overall_limit = (4, 2.0), (30, 1.0)
     began = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(str(Path(folder) / "corner.sqlite3"))
@@ -116,12 +119,12 @@ async def main() -> None:
     presses = len(fake.calls_of("answerCallbackQuery"))
     cards = len([c for c in fake.calls if c.method in SENDS and c.ok and c.chat_id > 0])
     p50 = statistics.median(waits) if waits else float("nan")
-    p95 = statistics.quantiles(waits, n=20)[18] if len(waits) > 1 else p50
+    p95 = statistics.quantiles(waits, n=20, method="inclusive")[18] if len(waits) > 1 else p50
     print(
         f"corner (window {args.period:g} s, {time.monotonic() - began:.0f} s): "
         f"{args.games} game(s), {presses} presses, {cards} cards sent, "
         f"press to the next person's card: p50 {p50:.2f} s, p95 {p95:.2f} s "
-        f"({len(waits)} turns passed)",
+        f"({len(waits)} turns passed); answered 429: {sum(c.status == 429 for c in fake.calls)}",
         flush=True,
     )
 

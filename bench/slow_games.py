@@ -110,6 +110,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     clock = FastClock(args.speed)
     fake = FakeTelegram()
     await fake.start()
+    # Telegram's other limits, kept by the fake: about one message a second in a private
+    # chat (a short burst allowed), about 30 a second in all; a call over them: 429
+    fake.private_limit, fake.overall_limit = (4, 2.0), (30, 1.0)
     reminders: list[tuple[str, str, float]] = []  # game, person on turn, when due (real)
     expiries: Counter[tuple[str, float]] = Counter()
     grants: list[float] = []  # when the bot's pace let a counted call go
@@ -180,10 +183,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "expiries": sum(expiries.values()),
         "expiries acted twice": sum(n > 1 for n in expiries.values()),
         "reminder lateness p50 s": round(statistics.median(late), 2) if late else None,
-        "p95 s": round(statistics.quantiles(late, n=20)[18], 2) if len(late) > 1 else None,
+        "p95 s": round(statistics.quantiles(late, n=20, method="inclusive")[18], 2)
+        if len(late) > 1
+        else None,
         "worst s": round(max(late), 2) if late else None,
         "most calls let go in a second": busiest(sorted(grants)),
         "most received in a second": received,
+        "answered 429": len([c for c in fake.calls if c.status == 429]),
         "peak RSS MB": round(rss1),
         "RSS growth MB": round(rss1 - rss0),
     }

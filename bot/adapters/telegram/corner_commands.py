@@ -23,7 +23,6 @@ from ...present.corner import GAMES_SHOWN, games_lines
 from ...service.game import GameService
 from ...service.outcome import Outcome
 from ..cards import STILL, Card
-from .corner import CornerScreen
 from .corners import TelegramCorners, where
 from .notices import Notices, toast
 from .screen import TEXT_LIMIT, caption
@@ -173,8 +172,7 @@ class CornerCommands:
             return
         view = table_view(game)
         card = Card(view, STILL, person, where(view), lang)
-        screen = CornerScreen(self.corners.bot, message.chat.id, _now, self.corners.uploads)
-        await screen.edit(str(message.message_id), card)
+        self.corners.still(card, message.chat.id, str(message.message_id))
 
     async def bring(self, query: CallbackQuery, user: User, game_id: str, lang: str) -> None:
         """The card of game ``game_id``, sent anew in the person's private chat."""
@@ -207,10 +205,6 @@ class CornerCommands:
             text = None
         await toast(query, text)
         await self.show(outcome, view=view, lang=lang)
-
-
-async def _now() -> None:
-    """A turn that does not wait (a press's own answer: Telegram counts it as one)."""
 
 
 def games_list(

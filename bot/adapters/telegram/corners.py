@@ -125,10 +125,19 @@ class TelegramCorners:
         that chat's outbox."""
 
         async def send(turn: Turn) -> None:
-            await turn()
             draw = not card.view.channel.startswith(INLINE)
-            screen = CornerScreen(self.bot, chat, _paid, self.uploads, draw)
+            screen = CornerScreen(self.bot, chat, turn, self.uploads, draw)
             await self.cards.show(card, screen, fresh=True)
+
+        self.outboxes.send(chat, send)
+
+    def still(self, card: Card, chat: int, msg: str) -> None:
+        """Message ``msg`` of private chat ``chat`` edited into ``card`` (stilled: its game
+        muted), through that chat's outbox."""
+
+        async def send(turn: Turn) -> None:
+            draw = not card.view.channel.startswith(INLINE)
+            await CornerScreen(self.bot, chat, turn, self.uploads, draw).edit(msg, card)
 
         self.outboxes.send(chat, send)
 
@@ -183,7 +192,3 @@ def opened_note(game: Game) -> Text:
     """The note of a game opened in a group the person hears of."""
     place = Text("card.in", {"place": game.place}) if game.place else Text("card.somewhere")
     return Text("corner.opened", {"host": game.creator.name, "rules": game.rules, "place": place})
-
-
-async def _paid() -> None:
-    """A turn taken already (a job's first call: the outbox took it)."""

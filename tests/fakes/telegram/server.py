@@ -92,6 +92,11 @@ class Server:
         #: Telegram's limit in a group: at most this many messages or edits in any
         #: this many seconds (None: not kept); a call over it is answered 429
         self.group_limit: tuple[int, float] | None = None
+        #: Telegram's limits of a private chat (about one message a second, short bursts
+        #: allowed) and of the whole bot (about 30 a second): at most this many in any
+        #: this many seconds (None: not kept); a call over either is answered 429
+        self.private_limit: tuple[int, float] | None = None
+        self.overall_limit: tuple[int, float] | None = None
         self._poll_generation = 0
         self._activity = asyncio.Event()
         self._closing = False
@@ -247,20 +252,34 @@ class Server:
 
     def _over_limit(self, method: str, params: dict[str, Any]) -> ApiError | None:
         chat_id = params.get("chat_id", params.get("_inline_chat"))
-        if (
-            self.group_limit is None
-            or method.lower() not in GROUP_LIMITED
-            or not isinstance(chat_id, int)
-            or chat_id >= 0
-        ):
+        if method.lower() not in GROUP_LIMITED:
             return None
-        rate, period = self.group_limit
         now = time.monotonic()
-        recent = [c.at for c in self.group_calls(chat_id) if c.at > now - period]
-        if len(recent) < rate:
-            return None
-        wait = max(1, int(recent[-rate] + period - now + 0.999))
-        return ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        chat_limit = None
+        if isinstance(chat_id, int):
+            chat_limit = self.group_limit if chat_id < 0 else self.private_limit
+        for limit, chat in ((self.overall_limit, None), (chat_limit, chat_id)):
+            if limit is None:
+                continue
+            rate, period = limit
+            recent = self._recent(now - period, chat)
+            if len(recent) >= rate:
+                wait = max(1, int(recent[rate - 1] + period - now + 0.999))
+                return ApiError(
+                    429, f"Too Many Requests: retry after {wait}", {"retry_after": wait}
+                )
+        return None
+
+    def _recent(self, since: float, chat: Any = None) -> list[float]:
+        """When the messages and edits that took effect after ``since`` were made (in
+        ``chat``, or in all), the newest first."""
+        found = []
+        for c in reversed(self.calls):
+            if c.at <= since:
+                break
+            if c.method.lower() in GROUP_LIMITED and c.ok and (chat is None or c.chat_id == chat):
+                found.append(c.at)
+        return found
 
     def fail_next(self, method: str, times: int = 1, retry_after: int = 1) -> None:
         """Answer the next ``times`` calls of ``method`` with 429 Too Many Requests.
