@@ -262,3 +262,23 @@ def test_ludo_bot_ratings_recomputes_a_chat_from_its_kept_results(tmp_path: Path
     assert {k: (rows[k]["rating"], rows[k]["games"]) for k in want} == want
     bad = run_cli(tmp_path, "ratings", "nochat", LUDO_DATABASE=str(path))
     assert bad.returncode == 2 and "not a chat key" in bad.stderr and bad.stdout == ""
+
+
+def test_forget_and_ratings_refuse_a_database_that_does_not_exist(tmp_path: Path) -> None:
+    """A typo in LUDO_DATABASE (or the wrong folder) is told, with exit 2, and no empty
+    database is made where there was none."""
+    missing = tmp_path / "ludo.sqlite3"
+    for args in (("forget", "tg:1"), ("ratings", "tg:-1")):
+        done = run_cli(tmp_path, *args, LUDO_DATABASE=str(missing))
+        assert done.returncode == 2, done
+        assert "there is no database at" in done.stderr and len(done.stderr.splitlines()) == 1
+        assert done.stdout == ""
+        assert not missing.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_ratings_takes_only_a_rule_set_the_bot_knows(tmp_path: Path) -> None:
+    path = tmp_path / "ludo.sqlite3"
+    SqliteStore(str(path)).close()
+    done = run_cli(tmp_path, "ratings", "tg:-1", "--rules", "chess", LUDO_DATABASE=str(path))
+    assert done.returncode == 2 and "'chess' is no rule set" in done.stderr, done
+    assert done.stdout == ""

@@ -5,6 +5,7 @@ their stats in every chat, and their name and id in every channel's last game.""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -36,12 +37,18 @@ def person(text: str) -> str:
 
 def with_store(configured: Callable[[], Settings], work: Callable[[Store], T]) -> T:
     """``work`` done on the configured store (Redis or the SQLite file), closed after;
-    a store that cannot be opened or used is the command's error, in one line."""
+    a store that cannot be opened or used, or an SQLite file that does not exist (it is
+    not created), is the command's error, in one line."""
     from ..store import StoreError  # the store's libraries only for the commands that use one
     from .config import open_configured_store
 
+    settings = configured()
+    source = settings.database
+    if not settings.uses_redis and (source == ":memory:" or not os.path.isfile(source)):
+        # a typo in LUDO_DATABASE, or the wrong folder: nothing is created, nothing done
+        raise CommandError(f"there is no database at {source!r} (LUDO_DATABASE)")
     try:
-        store = open_configured_store(configured())
+        store = open_configured_store(settings)
     except StoreError as e:
         raise CommandError(str(e)) from None
     try:

@@ -72,6 +72,17 @@ def cmd_ratings(args: argparse.Namespace, configured: Callable[[], Settings]) ->
     return 0
 
 
+def rule_set(text: str) -> str:
+    """``--rules``: one of the rule sets."""
+    import engine
+
+    if text not in engine.RULE_SETS:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is no rule set: choose {', '.join(engine.RULE_SETS)}"
+        )
+    return text
+
+
 def add_ratings(sub: argparse._SubParsersAction[Any], configured: Callable[[], Settings]) -> None:
     p = sub.add_parser(
         "ratings", help="recompute one chat's ratings from its kept results and print them"
@@ -81,5 +92,5 @@ def add_ratings(sub: argparse._SubParsersAction[Any], configured: Callable[[], S
         type=chat,
         help="the chat's key, e.g. tg:-1001234 or dc-guild:123; tg: rates all Telegram chats",
     )
-    p.add_argument("--rules", help="only this rule set")
+    p.add_argument("--rules", type=rule_set, help="only this rule set (default: every one)")
     p.set_defaults(func=lambda args: cmd_ratings(args, configured))
