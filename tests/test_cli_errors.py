@@ -164,3 +164,18 @@ def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
     assert proc.wait(timeout=60) == 141
     assert proc.stderr.read() == b""
     proc.stderr.close()
+
+
+def test_the_help_shows_no_markup_and_run_says_what_it_needs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ludo-bot --help`` reads as plain text; ``ludo-bot run --help`` names the tokens,
+    the .env file (and LUDO_ENV_FILE) and every exit status."""
+    code, out, _ = run(["--help"], capsys)
+    assert code == 0 and "``" not in out and ":mod:" not in out and "run --help" in out
+    code, out, _ = run(["run", "--help"], capsys)
+    assert code == 0 and "``" not in out
+    for words in ("TELEGRAM_TOKEN", "DISCORD_TOKEN", ".env", "LUDO_ENV_FILE", "Exit status"):
+        assert words in out, words
+    statuses = {line.split()[0] for line in out.splitlines() if line[:2] == "  " and line.split()}
+    assert {"0", "2", "75"} <= statuses, out

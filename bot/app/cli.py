@@ -209,11 +209,34 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+RUN_HELP = """Run the chat bot: on Telegram, on Discord, or both, until stopped (Ctrl-C, or
+SIGTERM from systemd or docker).
+
+It needs at least one token, from the environment or from a .env file:
+  TELEGRAM_TOKEN   the token @BotFather gave you
+  DISCORD_TOKEN    your application's bot token (Discord Developer Portal)
+The .env file is read from the current folder, or from the file LUDO_ENV_FILE
+names; a variable already set in the environment wins over the file. Every
+other setting (LUDO_DATABASE, REDIS_URL, LUDO_WEB_PORT...) has a safe default:
+see the README's Configuration.
+
+Exit status:
+  0   stopped when asked
+  2   a setting is wrong (a token refused, a value out of range): fix it first
+  75  something was not there yet (Redis, Telegram, Discord, a full disk): try
+      again later; systemd, and docker with a restart policy, start it again
+"""
+
 LANG_HELP = "the language to play in: a code or a name (pt-BR, es, italiano); default English"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="ludo-bot", description=__doc__)
+    parser = Parser(
+        prog="ludo-bot",
+        description="Ludo in chats, and on the command line: play in the terminal, replay, "
+        "check, simulate and draw games, and run the Telegram and Discord bot (see "
+        "ludo-bot run --help).",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -309,7 +332,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_render(sub)
 
-    p = sub.add_parser("run", help="run the chat bot (settings: the environment and .env)")
+    p = sub.add_parser(
+        "run",
+        help="run the chat bot (settings: the environment and .env)",
+        description=RUN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("backup", help="copy the SQLite database (LUDO_DATABASE) while it runs")
