@@ -20,8 +20,6 @@ from ..players import LEVELS, HeuristicPlayer, Policy, RandomPlayer
 from .arguments import rule_options
 from .inputs import (
     TOO_DEEP,
-    TRY_LATER,
-    WRONG_ARGUMENTS,
     WRONG_RECORD,
     CommandError,
     read_record,
@@ -31,6 +29,7 @@ from .purge import add_forget
 from .ratings import add_ratings
 from .records import record_folder, write_records
 from .render import add_render, replay_to_end, writable
+from .run_command import add_run
 from .seats import SEAT_LEVELS, seat_levels, simulate_seats
 from .simulate import simulate
 from .terminal import cmd_play
@@ -110,55 +109,6 @@ def levels_arg(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from .logs import setup_logging
-
-    settings = configured()
-    setup_logging(settings.log_level, settings.log_format)  # first: before any import logs
-
-    import asyncio
-
-    from ..adapters.discord import AdapterError as DiscordError
-    from ..adapters.telegram import AdapterError
-    from ..store import StoreError
-    from .config import open_configured_store
-    from .runner import NoPlatform, check_start, serve
-    from .web import WebError
-
-    if not (settings.telegram_token or settings.discord_token):  # before the store is made
-        raise CommandError("no chat platform is configured: set TELEGRAM_TOKEN or DISCORD_TOKEN")
-    store = None
-    try:
-        if settings.uses_redis:  # Redis creates nothing here: it is checked first
-            store = open_configured_store(settings)
-        asyncio.run(check_start(settings))  # the platforms and the port, before any file
-        if store is None:
-            store = open_configured_store(settings)
-    except (AdapterError, DiscordError, StoreError, WebError) as e:
-        if store is not None:
-            store.close()
-        raise CommandError(str(e), status=start_status(e)) from None
-    try:
-        asyncio.run(serve(settings, store))
-    except (NoPlatform, AdapterError, DiscordError, StoreError, WebError) as e:
-        raise CommandError(str(e), status=start_status(e)) from None
-    finally:
-        store.close()
-    return 0
-
-
-def start_status(error: Exception) -> int:
-    """The exit status of a start that failed: :data:`TRY_LATER` if it may well work
-    later by itself (a store or a platform that could not be reached, a disk with no
-    room), which systemd starts again; else 2."""
-    from ..adapters.faults import AdapterError
-    from ..store import StoreUnavailable
-
-    if isinstance(error, StoreUnavailable) or (isinstance(error, AdapterError) and error.later):
-        return TRY_LATER
-    return WRONG_ARGUMENTS
-
-
 def cmd_backup(args: argparse.Namespace) -> int:
     from ..store import SqliteStore, StoreError
 
@@ -208,24 +158,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
-
-RUN_HELP = """Run the chat bot: on Telegram, on Discord, or both, until stopped (Ctrl-C, or
-SIGTERM from systemd or docker).
-
-It needs at least one token, from the environment or from a .env file:
-  TELEGRAM_TOKEN   the token @BotFather gave you
-  DISCORD_TOKEN    your application's bot token (Discord Developer Portal)
-The .env file is read from the current folder, or from the file LUDO_ENV_FILE
-names; a variable already set in the environment wins over the file. Every
-other setting (LUDO_DATABASE, REDIS_URL, LUDO_WEB_PORT...) has a safe default:
-see the README's Configuration.
-
-Exit status:
-  0   stopped when asked
-  2   a setting is wrong (a token refused, a value out of range): fix it first
-  75  something was not there yet (Redis, Telegram, Discord, a full disk): try
-      again later; systemd, and docker with a restart policy, start it again
-"""
 
 LANG_HELP = "the language to play in: a code or a name (pt-BR, es, italiano); default English"
 
@@ -332,13 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_render(sub)
 
-    p = sub.add_parser(
-        "run",
-        help="run the chat bot (settings: the environment and .env)",
-        description=RUN_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.set_defaults(func=cmd_run)
+    add_run(sub, configured)
 
     p = sub.add_parser("backup", help="copy the SQLite database (LUDO_DATABASE) while it runs")
     p.add_argument("file", help="the copy to write")
