@@ -99,6 +99,23 @@ class Corners:
         say)."""
         return self.guard.read(lambda: self.kept.watchers(channel), [])
 
+    def listeners(self, game: Game, platform: str) -> list[tuple[str, Corner]]:
+        """The people of ``platform`` who asked to hear of the games opened where
+        ``game`` opened, with their corners: its host and those the platform refuses to
+        write to left out (none if the store cannot say)."""
+
+        def work() -> list[tuple[str, Corner]]:
+            host = person_key(game.creator)
+            found = []
+            for person in self.kept.watchers(game.channel):
+                if person != host and person.startswith(f"{platform}:"):
+                    corner = Corner.from_bytes(self.kept.person(person))
+                    if not corner.blocked:
+                        found.append((person, corner))
+            return found
+
+        return self.guard.read(work, [])
+
     def watch(self, channel: str, person: str, on: bool) -> bool | None:
         """``person`` hears (``on``), or no longer hears, of the games of ``channel``;
         False: the chat has as many as it may; None: the store could not be reached."""

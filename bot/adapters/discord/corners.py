@@ -194,14 +194,8 @@ class DiscordCorners:
         task.add_done_callback(self._notes.discard)
 
     async def _announce(self, game: Game) -> None:
-        watchers = await asyncio.to_thread(self.service.corners.watchers, game.channel)
-        host = person_key(game.creator)
-        for person in watchers:
-            if person == host or not person.startswith(f"{PLATFORM}:"):
-                continue
-            corner = await asyncio.to_thread(self.service.corners.corner, person)
-            if corner.blocked:
-                continue  # Discord refused their DM: nothing until they write again
+        listeners = await asyncio.to_thread(self.service.corners.listeners, game, PLATFORM)
+        for person, corner in listeners:  # none whose DM Discord refused
             try:
                 await self._note(person, corner, game)
             except Unreachable as e:

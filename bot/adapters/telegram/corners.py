@@ -149,14 +149,10 @@ class TelegramCorners:
         task.add_done_callback(self._tasks.discard)
 
     async def _announce(self, game: Game) -> None:
-        watchers = await asyncio.to_thread(self.service.corners.watchers, game.channel)
-        host = person_key(game.creator)
-        for person in watchers:
-            if person == host or not person.startswith(f"{PLATFORM}:"):
-                continue
-            corner = await asyncio.to_thread(self.service.corners.corner, person)
-            if not corner.started or corner.blocked:
-                continue
+        listeners = await asyncio.to_thread(self.service.corners.listeners, game, PLATFORM)
+        for person, corner in listeners:
+            if not corner.started:
+                continue  # never started the bot: it may not write to them
             lang = corner.lang or game.lang
             text = say(opened_note(game), html.escape, lang)
             join = corner_button("join", game.id)
