@@ -46,6 +46,18 @@ async def started_bot(bot: Bot, fake: FakeTelegram, *people: dict[str, Any]) -> 
         assert any(c.method == "sendMessage" for c in calls)
 
 
+async def press_at_table(
+    bot: Bot, fake: FakeTelegram, group: dict[str, Any], game_id: str
+) -> Click:
+    """The person on turn (Ana, Ben or Cid) presses Roll, or the first piece, on the
+    table in the group."""
+    turn = bot.on_turn(game_id)
+    user = {ANA["id"]: ANA, BEN["id"]: BEN, CID["id"]: CID}[int(turn or 0)]
+    board = [m for m in fake.chat_messages(group["id"]) if m.keyboard][-1]
+    labels = [b["text"] for b in board.buttons]
+    return await bot.click(board, user, label="Roll" if "Roll" in labels else labels[0])
+
+
 async def play_from_cards(
     bot: Bot, fake: FakeTelegram, game_id: str, people: dict[int, dict[str, Any]]
 ) -> list[Click]:
@@ -152,11 +164,7 @@ async def test_cards_follow_what_people_asked(
             game = bot.game(game_id)
             if game.status != PLAYING:
                 break
-            turn = bot.on_turn(game_id)
-            user = {ANA["id"]: ANA, BEN["id"]: BEN, CID["id"]: CID}[int(turn or 0)]
-            board = [m for m in fake.chat_messages(group["id"]) if m.keyboard][-1]
-            labels = [b["text"] for b in board.buttons]
-            await bot.click(board, user, label="Roll" if "Roll" in labels else labels[0])
+            await press_at_table(bot, fake, group, game_id)
         refused = [c for c in fake.calls if c.chat_id == ANA["id"] and c.status == 403]
         assert len(refused) == 1, "one refusal, never tried again"
         lines = [r for r in caplog.records if "cards stopped" in r.getMessage()]
@@ -201,11 +209,7 @@ async def test_my_games_brings_a_cards_and_mute_and_forget_keep_their_word(
             live = [m for u in (ANA, BEN) for m in cards_in(fake, u) if offering_play(m)]
             if live:
                 break
-            turn = bot.on_turn(game_id)
-            user = {ANA["id"]: ANA, BEN["id"]: BEN, CID["id"]: CID}[int(turn or 0)]
-            board = [m for m in fake.chat_messages(group["id"]) if m.keyboard][-1]
-            labels = [b["text"] for b in board.buttons]
-            await bot.click(board, user, label="Roll" if "Roll" in labels else labels[0])
+            await press_at_table(bot, fake, group, game_id)
         card = live[0]
         owner = ANA if card.chat_id == ANA["id"] else BEN
         click = await bot.click(card, owner, label="Mute this game")
@@ -215,11 +219,7 @@ async def test_my_games_brings_a_cards_and_mute_and_forget_keep_their_word(
         for _ in range(30):
             if bot.game(game_id).status != PLAYING:
                 break
-            turn = bot.on_turn(game_id)
-            user = {ANA["id"]: ANA, BEN["id"]: BEN, CID["id"]: CID}[int(turn or 0)]
-            board = [m for m in fake.chat_messages(group["id"]) if m.keyboard][-1]
-            labels = [b["text"] for b in board.buttons]
-            await bot.click(board, user, label="Roll" if "Roll" in labels else labels[0])
+            await press_at_table(bot, fake, group, game_id)
         assert not [
             c for c in fake.calls[mark:] if c.method in SENDS and c.chat_id == owner["id"]
         ], "a muted game sends no card"
